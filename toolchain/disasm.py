@@ -28,7 +28,7 @@ def format_value(f: Field, value: int, pc: int, isa: Isa, symbolize: Symbolizer 
     if f.kind == "pcrel":
         target = (pc + value) & 0xFFFFFFFF
         label = symbolize(target) if symbolize else None
-        return f"{target:x}" + (f" <{label}>" if label else "")
+        return f"{target:#x}" + (f" <{label}>" if label else "")
     shown = f.to_text_value(value)
     return f"{shown:#x}" if f.hex else str(shown)
 

@@ -43,7 +43,7 @@ def test_branch_target_is_an_address():
     isa = load_isa("none")
     m = match_instruction(isa, "beq", "a0, a1, 0x120", 0x100, _ev)
     assert m.values["bimm"] == 0x20
-    assert disassemble_word(isa, isa.encode(m.entry, m.values), 0x100) == "beq a0,a1,120"
+    assert disassemble_word(isa, isa.encode(m.entry, m.values), 0x100) == "beq a0,a1,0x120"
 
 
 def test_immediate_out_of_range_names_the_range():
