@@ -1,0 +1,1 @@
+"""isasim: an RV32IMFC + Xpulp cluster simulator."""

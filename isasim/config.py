@@ -1,0 +1,258 @@
+"""ClusterConfig: every timing and topology number of the simulated cluster, in one place.
+
+Presets are TOML files in ``isasim/presets/``; a user file may name a preset to start from
+(``base = "pulp-open"``) and override any field.  Each field carries its meaning and source in
+``FIELD_DOCS`` so that ``isasim config show`` can print every number with what it means.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from isasim import layout as L
+
+KiB = 1024
+
+
+class ConfigError(ValueError):
+    """A configuration file or value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    name: str = "pulp-open"
+    cores: int = 8
+    cluster_id: int = 0
+    xpulp: str = "xpulpv2"
+    # memory map (PULP, xpulp-spec C.1)
+    tcdm_base: int = 0x1000_0000
+    tcdm_size: int = 64 * KiB
+    tcdm_banks: int = 16
+    l2_base: int = 0x1C00_0000
+    l2_size: int = 0x19_0000
+    periph_base: int = 0x1020_0000
+    periph_size: int = 0x1_0000
+    simdev_base: int = 0x1A11_0000
+    stack_size: int = 1 * KiB
+    stack_in: str = "tcdm"
+    # core timing (RI5CY / CV32E40P, xpulp-spec B.1, E.4)
+    branch_penalty: int = 2
+    jump_penalty: int = 1
+    jalr_dep_penalty: int = 1
+    load_latency: int = 1
+    mul_latency: int = 1
+    mulh_cycles: int = 5
+    fpu_latency: int = 0
+    fpu_other_latency: int = 0
+    fdiv_latency: int = 14
+    misaligned_penalty: int = 1
+    misaligned: str = "support"
+    fs_reset: int = 3
+    # cluster (xpulp-spec B.3, C)
+    conflict_policy: str = "round_robin"
+    l2_latency: int = 10
+    l2_store_latency: int = 10
+    barrier_req_latency: int = 6
+    barrier_wakeup_latency: int = 2
+    dma_bandwidth: int = 8
+    dma_burst: int = 256
+    dma_setup_cycles: int = 4
+    fpu_sharing: str = "private"
+    shared_fpus: int = 4
+    max_cycles: int = 2_000_000_000
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # ---- derived ------------------------------------------------------------------------------
+    @property
+    def tcdm_end(self) -> int:
+        return self.tcdm_base + self.tcdm_size
+
+    @property
+    def l2_end(self) -> int:
+        return self.l2_base + self.l2_size
+
+    @property
+    def eu_base(self) -> int:
+        return self.periph_base + 0x800
+
+    @property
+    def eu_demux(self) -> int:
+        return self.periph_base + 0x4000
+
+    @property
+    def dma_base(self) -> int:
+        return self.periph_base + 0x1800
+
+    @property
+    def dma_demux(self) -> int:
+        return self.periph_base + 0x4400
+
+    def replace(self, **changes) -> ClusterConfig:
+        return dataclasses.replace(self, **changes)
+
+    def validate(self) -> None:
+        if not 1 <= self.cores <= 8:
+            raise ConfigError(f"cores must be 1..8, got {self.cores}")
+        if self.xpulp not in ("xpulpv2", "corev", "none"):
+            raise ConfigError(f"xpulp must be xpulpv2, corev or none, got {self.xpulp!r}")
+        if self.conflict_policy not in ("round_robin", "fifo", "none"):
+            raise ConfigError(f"conflict_policy must be round_robin, fifo or none, "
+                              f"got {self.conflict_policy!r}")
+        if self.misaligned not in ("support", "fault"):
+            raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
+        if self.fpu_sharing not in ("private", "gvsoc4"):
+            raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
+        if self.stack_in not in ("tcdm", "l2"):
+            raise ConfigError(f"stack_in must be tcdm or l2, got {self.stack_in!r}")
+        if self.tcdm_banks & (self.tcdm_banks - 1) or not 1 <= self.tcdm_banks <= 32:
+            raise ConfigError(f"tcdm_banks must be a power of two up to 32, got "
+                              f"{self.tcdm_banks}")
+        if self.stack_size * self.cores > (self.tcdm_size if self.stack_in == "tcdm"
+                                           else self.l2_size) // 2:
+            raise ConfigError("stacks take more than half of their memory")
+        for name in ("branch_penalty", "jump_penalty", "jalr_dep_penalty", "load_latency",
+                     "mul_latency", "fpu_latency", "fpu_other_latency", "l2_latency",
+                     "l2_store_latency", "barrier_req_latency", "barrier_wakeup_latency",
+                     "misaligned_penalty", "dma_setup_cycles"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must not be negative")
+        for name in ("mulh_cycles", "fdiv_latency", "dma_bandwidth", "dma_burst"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be at least 1")
+
+    def engine_array(self, tohost: int = -1) -> np.ndarray:
+        """The numbers the compiled loop reads (``layout.K_*``)."""
+        k = np.zeros(L.NCFG, dtype=np.int64)
+        k[L.K_NCORES] = self.cores
+        k[L.K_BRANCH_PEN] = self.branch_penalty
+        k[L.K_JUMP_PEN] = self.jump_penalty
+        k[L.K_JALR_DEP] = self.jalr_dep_penalty
+        k[L.K_LOAD_LAT] = self.load_latency
+        k[L.K_MUL_LAT] = self.mul_latency
+        k[L.K_MULH_CYC] = self.mulh_cycles
+        k[L.K_FPU_LAT] = self.fpu_latency
+        k[L.K_FPU_OTHER_LAT] = self.fpu_other_latency
+        k[L.K_FDIV_LAT] = self.fdiv_latency
+        k[L.K_MISALIGN_PEN] = self.misaligned_penalty
+        k[L.K_MISALIGN_FAULT] = int(self.misaligned == "fault")
+        k[L.K_EXT_LAT] = self.l2_latency
+        k[L.K_EXT_ST_LAT] = self.l2_store_latency
+        k[L.K_NBANKS] = self.tcdm_banks
+        k[L.K_POLICY] = ("round_robin", "fifo", "none").index(self.conflict_policy)
+        k[L.K_TOHOST] = tohost
+        k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(self.xpulp)
+        k[L.K_SIMDEV] = self.simdev_base
+        k[L.K_EU_BASE] = self.eu_base
+        k[L.K_EU_DEMUX] = self.eu_demux
+        k[L.K_BAR_REQ_LAT] = self.barrier_req_latency
+        k[L.K_BAR_WAKE_LAT] = self.barrier_wakeup_latency
+        k[L.K_DMA_BASE] = self.dma_base
+        k[L.K_DMA_DEMUX] = self.dma_demux
+        k[L.K_DMA_BW] = self.dma_bandwidth
+        k[L.K_DMA_SETUP] = self.dma_setup_cycles
+        k[L.K_DMA_BURST] = self.dma_burst
+        k[L.K_FPU_SHARED] = int(self.fpu_sharing == "gvsoc4")
+        k[L.K_CLUSTER_ID] = self.cluster_id
+        k[L.K_TCDM_BASE] = self.tcdm_base
+        k[L.K_TCDM_SIZE] = self.tcdm_size
+        return k
+
+
+FIELD_DOCS: dict[str, str] = {
+    "name": "preset name",
+    "cores": "worker cores in the cluster (SPMD: all start at the entry)",
+    "cluster_id": "cluster index in mhartid = cluster << 5 | core",
+    "xpulp": "Xpulp encoding family decoded: xpulpv2 (PULP/GVSoC) or corev (cv.*) or none",
+    "tcdm_base": "L1 / TCDM base address (PULP map)",
+    "tcdm_size": "L1 / TCDM size in bytes",
+    "tcdm_banks": "word-interleaved TCDM banks: bank = (addr >> 2) % banks",
+    "l2_base": "L2 base address (PULP map)",
+    "l2_size": "L2 size in bytes (GVSoC pulp-open: 2 x 32 KiB private + 1.5 MiB shared)",
+    "periph_base": "cluster peripherals (event unit +0x800, DMA +0x1800, per-core demux +0x4000)",
+    "periph_size": "size of the cluster peripheral window",
+    "simdev_base": "simulator device: +0 putchar (byte), +4 exit this core (code)",
+    "stack_size": "stack bytes per core; sp starts at the top of the core's stack",
+    "stack_in": "memory holding the stacks: tcdm (top of L1, as the PULP runtime) or l2",
+    "branch_penalty": "extra cycles of a taken branch (RI5CY: 3 cycles in all)",
+    "jump_penalty": "extra cycles of jal/jalr (RI5CY: 2 cycles in all)",
+    "jalr_dep_penalty": "extra cycle when jalr's rs1 was written by the previous instruction",
+    "load_latency": "load-use stall cycles when the next instruction uses a loaded register",
+    "mul_latency": "result latency of mul (1 = no stall; GVSoC 2022 charged 2)",
+    "mulh_cycles": "cycles of mulh/mulhsu/mulhu (structural, blocks issue)",
+    "fpu_latency": "FPU_ADDMUL_LAT: extra result latency of fadd/fsub/fmul/fmadd family",
+    "fpu_other_latency": "FPU_OTHERS_LAT: extra latency of FP compare/convert/classify/min/max",
+    "fdiv_latency": "cycles of fdiv.s / fsqrt.s (iterative unit; RTL up to 19, GVSoC 14)",
+    "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
+    "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
+    "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
+    "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
+    "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",
+    "l2_store_latency": "extra cycles of a store to L2 / external memory (ext_mem)",
+    "barrier_req_latency": "event-unit request latency of a barrier wait (GVSoC: 6)",
+    "barrier_wakeup_latency": "cycles from the barrier event to the core running (GVSoC: 2)",
+    "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM (mchan: 8)",
+    "dma_burst": "DMA burst size in bytes",
+    "dma_setup_cycles": "cycles from the command's last word to the first data beat",
+    "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per cluster",
+    "shared_fpus": "number of shared FPUs when fpu_sharing = gvsoc4",
+    "max_cycles": "default cycle limit of a run",
+}
+
+
+def preset_names() -> list[str]:
+    return sorted(r.name[:-5] for r in resources.files("isasim.presets").iterdir()
+                  if r.name.endswith(".toml"))
+
+
+def _from_mapping(data: dict, where: str, start: ClusterConfig | None = None) -> ClusterConfig:
+    known = {f.name for f in dataclasses.fields(ClusterConfig)} - {"extra"}
+    unknown = set(data) - known - {"base"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
+    cfg = start or ClusterConfig()
+    try:
+        cfg = dataclasses.replace(cfg, **{k: v for k, v in data.items() if k != "base"})
+    except TypeError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    for f in dataclasses.fields(ClusterConfig):
+        if f.name == "extra":
+            continue
+        want = type(getattr(ClusterConfig(), f.name))
+        got = getattr(cfg, f.name)
+        if not isinstance(got, want) or (want is int and isinstance(got, bool)):
+            raise ConfigError(f"{where}: {f.name} must be {want.__name__}, got {got!r}")
+    cfg.validate()
+    return cfg
+
+
+def load_preset(name: str) -> ClusterConfig:
+    """A named preset (``pulp-open``, ``gvsoc-2022``, ``single-core``)."""
+    res = resources.files("isasim.presets").joinpath(f"{name}.toml")
+    if not res.is_file():
+        raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(preset_names())}")
+    data = tomllib.loads(res.read_text())
+    base = load_preset(data["base"]) if "base" in data else None
+    return _from_mapping(data, f"preset {name}", base)
+
+
+def load_config(spec: str | Path | None) -> ClusterConfig:
+    """A preset name or a TOML file path (which may start from ``base = "<preset>"``)."""
+    if spec is None:
+        return load_preset("pulp-open")
+    path = Path(spec)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            data = tomllib.loads(path.read_text())
+        except OSError as e:
+            raise ConfigError(f"cannot read {path}: {e.strerror}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: {e}") from None
+        base = load_preset(data["base"]) if "base" in data else load_preset("pulp-open")
+        return _from_mapping(data, str(path), base)
+    return load_preset(str(spec))

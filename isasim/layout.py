@@ -1,0 +1,135 @@
+"""Index constants shared by the compiled engine and its Python face.
+
+The engine keeps all state in flat numpy arrays (few arguments, fixed strides: the layout the
+design notes measured as fastest under numba).  This module names every position.  Numba reads
+module-level integers as compile-time constants, so the names cost nothing in the hot loop.
+"""
+
+from __future__ import annotations
+
+# ---- predecoded instruction record: int32[nslots * NF] ------------------------------------------
+F_OP = 0      # engine operation id (isasim.opcodes)
+F_WD = 1      # register-file index written with the result (R_SINK when none / x0)
+F_WD2 = 2     # second destination: the post-incremented base register (R_SINK when none)
+F_S1 = 3      # register-file index of source 1 (R_ZERO when none)
+F_S2 = 4
+F_S3 = 5
+F_IMM = 6
+F_IMM2 = 7
+F_RM = 8      # static rounding mode (7 = dynamic)
+F_LEN = 9     # 2 or 4 bytes
+F_CLS = 10    # timing class (TC_*)
+F_MEM = 11    # memory access description (MEM_* bit fields), 0 for non-memory instructions
+F_RD = 12     # raw rd field (hardware-loop index, CSR rd, ...)
+F_WORD = 13   # the instruction word (mtval for illegal instructions)
+F_FP = 14     # 1 if the instruction touches FP state (needs mstatus.FS != Off)
+NF = 16
+
+# F_MEM bit fields: kind (1 load, 2 store) | log2(size) << 2 | signed << 4 | address mode << 5
+#                   | post-increment source << 7
+MEM_LOAD = 1
+MEM_STORE = 2
+MEM_KIND_MASK = 3
+MEM_SIZE_SHIFT = 2
+MEM_SIGNED = 1 << 4
+MEM_AMODE_SHIFT = 5      # 0: rs1 + imm, 1: rs1 (post-increment), 2: rs1 + register (S2 / S3)
+MEM_INC_SHIFT = 7        # 0: none, 1: + imm, 2: + register
+AMODE_IMM, AMODE_BASE, AMODE_REG = 0, 1, 2
+INC_NONE, INC_IMM, INC_REG = 0, 1, 2
+
+# ---- timing classes (same names as the table's `timing`) -----------------------------------------
+TIMING_CLASSES = ("alu", "mul", "mulh", "div", "load", "store", "branch", "jump", "jalr", "csr",
+                  "fence", "system", "fpu", "fpu_other", "fdiv", "fsqrt", "hwloop", "elw")
+(TC_ALU, TC_MUL, TC_MULH, TC_DIV, TC_LOAD, TC_STORE, TC_BRANCH, TC_JUMP, TC_JALR, TC_CSR,
+ TC_FENCE, TC_SYSTEM, TC_FPU, TC_FPU_OTHER, TC_FDIV, TC_FSQRT, TC_HWLOOP, TC_ELW) = range(18)
+
+# ---- register file: int64[ncores * RS] -----------------------------------------------------------
+# x0..x31 at 0..31, f0..f31 (binary32 bit patterns) at 32..63, a write sink and a constant zero.
+RS = 72
+R_F = 32
+R_SINK = 64
+R_ZERO = 65
+
+# ---- cycle categories: every cycle of every core is charged to exactly one --------------------
+CATEGORIES = ("instr", "load_use", "tcdm_conflict", "ext_mem", "branch", "jump", "fpu_dep",
+              "fpu_struct", "muldiv", "misaligned", "barrier", "dma_wait", "idle")
+(C_INSTR, C_LOAD_USE, C_TCDM, C_EXT, C_BRANCH, C_JUMP, C_FPU_DEP, C_FPU_STRUCT, C_MULDIV,
+ C_MISALIGNED, C_BARRIER, C_DMA_WAIT, C_IDLE) = range(13)
+NCAT = 13
+# per-core, per-instruction profile: [issued count, stall cycles per category...]
+NPS = 16
+PS_COUNT = 0
+PS_STALL = 1      # + category
+
+# ---- per-core scalar state: int64[ncores * NCS] --------------------------------------------------
+(CS_PC, CS_T, CS_STATUS, CS_LPS0, CS_LPE0, CS_LPC0, CS_LPS1, CS_LPE1, CS_LPC1, CS_INSTRET,
+ CS_LASTWD, CS_FPUBUSY, CS_FFLAGS, CS_FRM, CS_MSTATUS, CS_MTVEC, CS_MEPC, CS_MCAUSE, CS_MTVAL,
+ CS_MSCRATCH, CS_MIE, CS_EXIT, CS_PARK_T, CS_PARK_FIRST, CS_PARK_ADDR, CS_PARK_RES, CS_GRANTED,
+ CS_HART, CS_WAKE_T, CS_SLEEP, CS_SLEEP_SINCE, CS_PCER, CS_PCMR, CS_WARN, CS_PARK_SLOT,
+ CS_CSR_PEND, CS_CSR_VAL, CS_TR_STATE, CS_TR_START, CS_TR_SLOT, CS_TR_SYM, CS_MISC) = range(42)
+CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the guest)
+CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
+NCS = 96
+# pending CSR access handled in Python (CS_CSR_PEND)
+CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
+
+# core status
+ST_RUNNING, ST_PARKED, ST_SLEEPING, ST_HALTED = 0, 1, 2, 3
+# what a sleeping core waits for
+SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA = 1, 2, 3
+
+# warnings raised inside the loop (bits of CS_WARN), reported once per run
+WARN_POSTINC_RD_EQ_RS1 = 1
+WARN_HWLOOP_SHORT_BODY = 2
+
+# PULP PCER event numbers (RI5CY, gvsoc pcer_v2.h) — also the PCCR index
+(PE_CYCLES, PE_INSTR, PE_LD_STALL, PE_JMP_STALL, PE_IMISS, PE_LD, PE_ST, PE_JUMP, PE_BRANCH,
+ PE_TAKEN_BRANCH, PE_RVC, PE_ELW, PE_LD_EXT, PE_ST_EXT, PE_LD_EXT_CYC, PE_ST_EXT_CYC,
+ PE_TCDM_CONT, PE_APU_TY_CONF, PE_APU_CONT, PE_APU_DEP, PE_APU_WB) = range(21)
+PCER_NAMES = ("CYCLES", "INSTR", "LD_STALL", "JMP_STALL", "IMISS", "LD", "ST", "JUMP", "BRANCH",
+              "TAKEN_BRANCH", "RVC", "ELW", "LD_EXT", "ST_EXT", "LD_EXT_CYC", "ST_EXT_CYC",
+              "TCDM_CONT", "APU_TY_CONF", "APU_CONT", "APU_DEP", "APU_WB")
+
+# ---- memory regions: int64[nregions * RGW] ------------------------------------------------------
+RG_BASE, RG_SIZE, RG_OFF, RG_KIND = 0, 1, 2, 3
+RGW = 4
+RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
+
+# ---- engine configuration numbers: int64[NCFG] ----------------------------------------------------
+(K_NCORES, K_BRANCH_PEN, K_JUMP_PEN, K_JALR_DEP, K_LOAD_LAT, K_MUL_LAT, K_MULH_CYC, K_FPU_LAT,
+ K_FPU_OTHER_LAT, K_FDIV_LAT, K_MISALIGN_PEN, K_MISALIGN_FAULT, K_EXT_LAT, K_EXT_ST_LAT,
+ K_NBANKS, K_POLICY, K_TOHOST, K_FAMILY, K_LP_CSR, K_SIMDEV, K_EU_BASE, K_EU_DEMUX,
+ K_BAR_REQ_LAT, K_BAR_WAKE_LAT, K_DMA_BASE, K_DMA_DEMUX, K_DMA_BW, K_DMA_SETUP, K_FPU_SHARED,
+ K_CLUSTER_ID, K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST, K_DIV_SHARED, K_TS_BASE,
+ K_SIMDEV_SIZE) = range(37)
+NCFG = 40
+POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
+FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
+
+# ---- cluster / event state: int64[NCL + ...] ------------------------------------------------------
+(L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END) = range(8)
+L_BANK_RR = 16          # 32 round-robin pointers, one per bank
+L_BANK_WIN = 48         # 32 scratch slots: the winner of each bank in the current cycle
+L_CONF = 80             # 8 x 32 conflict counts (victim core, bank)
+L_CONF_WIN = 336        # 8 x 8 conflict counts (victim core, winning core)
+L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
+L_HIST = 3584           # 8 x 8 ring of the last instruction addresses of each core
+NCL = 4096
+
+# events that make the compiled loop return to Python
+(EV_NONE, EV_DONE, EV_MAX_CYCLES, EV_DECODE, EV_FAULT, EV_ECALL, EV_EBREAK, EV_TOHOST,
+ EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR) = range(12)
+
+# trap causes (mcause) and the fault kinds reported when no handler is installed
+CAUSE_FETCH_MISALIGNED = 0
+CAUSE_FETCH_ACCESS = 1
+CAUSE_ILLEGAL = 2
+CAUSE_BREAKPOINT = 3
+CAUSE_LOAD_MISALIGNED = 4
+CAUSE_LOAD_ACCESS = 5
+CAUSE_STORE_MISALIGNED = 6
+CAUSE_STORE_ACCESS = 7
+CAUSE_ECALL_M = 11
+# simulator-level stops, not RISC-V causes
+CAUSE_DEADLOCK = 100
+CAUSE_DEVICE = 101       # bad use of a device register (details in L_EV_TVAL)

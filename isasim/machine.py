@@ -1,0 +1,579 @@
+"""Machine: the Python face of the simulator.
+
+``Machine(config).load(program)`` builds guest memory (PULP map plus plain RAM for any ELF
+segment outside it), predecodes the program's text, and sets up every core SPMD-style (entry pc,
+own stack, ``a0`` = hart id).  ``run()`` drives the compiled loop (``isasim.engine``), handles
+the rare events it hands back (undecoded words, CSRs, ecall, semihosting, HTIF, output), and
+returns a ``RunResult``.  Memory and registers are read and written as numpy arrays, by address
+or by symbol name.
+"""
+
+from __future__ import annotations
+
+import warnings as pywarnings
+from pathlib import Path
+
+import numpy as np
+
+from isasim import engine
+from isasim import layout as L
+from isasim.config import ClusterConfig, load_config
+from isasim.csr import CsrFile, IllegalCsr
+from isasim.devices import SIMDEV_SIZE
+from isasim.faults import CAUSE_NAMES, FaultReport
+from isasim.hostcalls import HostCalls
+from isasim.memory import MemoryMap
+from isasim.opcodes import OP_ID
+from isasim.predecode import illegal_record, record
+from isasim.result import RunResult
+from toolchain.disasm import disassemble
+from toolchain.program import Program
+from toolchain.table import load_isa
+
+PAGE = 4096
+EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
+OUT_BUFFER = 1 << 16
+
+
+class LoadError(ValueError):
+    """A program that cannot be placed in this machine's memory."""
+
+
+def load_program(path: str | Path, family: str | None = None, rvc: bool = True) -> Program:
+    """Assemble a ``.s`` file or read an ELF; errors come as the toolchain's exceptions."""
+    p = Path(path)
+    if p.suffix in (".s", ".S", ".asm"):
+        from toolchain.asm import assemble
+
+        return assemble(p.read_text(), filename=str(p), family=family or "xpulpv2", rvc=rvc)
+    from toolchain.elf import read_elf
+
+    return read_elf(p, family=family)
+
+
+class Machine:
+    """One simulated cluster.  See the module docstring."""
+
+    def __init__(self, config: ClusterConfig | str | Path | None = None, **overrides) -> None:
+        cfg = config if isinstance(config, ClusterConfig) else load_config(config)
+        if overrides:
+            cfg = cfg.replace(**overrides)
+        cfg.validate()
+        self.config = cfg
+        self.program: Program | None = None
+
+    # ------------------------------------------------------------------------------------------
+    # loading
+    # ------------------------------------------------------------------------------------------
+    def load(self, program: Program | str | Path, family: str | None = None) -> Machine:
+        if not isinstance(program, Program):
+            program = load_program(program, family=family or self.config.xpulp)
+        cfg = self.config
+        if family is None:
+            family = program.family
+        if family != cfg.xpulp:
+            cfg = cfg.replace(xpulp=family)
+            self.config = cfg
+        self.program = program
+        self.isa = load_isa(cfg.xpulp)
+        n = cfg.cores
+        regions = [("tcdm", cfg.tcdm_base, cfg.tcdm_size, L.RK_TCDM),
+                   ("l2", cfg.l2_base, cfg.l2_size, L.RK_L2),
+                   ("cluster-periph", cfg.periph_base, cfg.periph_size, L.RK_PERIPH),
+                   ("simdev", cfg.simdev_base, SIMDEV_SIZE, L.RK_PERIPH)]
+        regions += self._extra_ram(program, regions)
+        self.mmap = MemoryMap(regions)
+        for seg in program.segments():
+            if self.mmap.region_of(seg.addr, max(seg.size, 1)) is None:
+                raise LoadError(f"segment at {seg.addr:#010x} (+{seg.size:#x}) does not fit "
+                                f"in the memory map")
+            self.mmap.write(seg.addr, seg.data)
+        self._check_stacks(program)
+        # predecode: pcmap (halfword -> slot), records, per-slot properties
+        self.pcmap = np.full(self.mmap.mem8.size // 2 + 2, -1, dtype=np.int32)
+        self.code = np.zeros(0, dtype=np.int32)
+        self.slot_pc: list[int] = []
+        self._records: list[np.ndarray] = []
+        for sec in program.executable_sections():
+            addr = sec.addr
+            while addr + 2 <= sec.end:
+                slot = self._decode_at(addr, grow=False)
+                addr += int(self._records[slot][L.F_LEN])
+        self._flush_records()
+        # per-core state
+        self.R = np.zeros(n * L.RS, dtype=np.int64)
+        self.RDY = np.zeros(n * L.RS, dtype=np.int64)
+        self.RSN = np.zeros(n * L.RS, dtype=np.int64)
+        self.CS = np.zeros(n * L.NCS, dtype=np.int64)
+        self.CAT = np.zeros(n * L.NCAT, dtype=np.int64)
+        self.CL = np.zeros(L.NCL, dtype=np.int64)
+        self.CL[L.L_BANK_WIN:L.L_BANK_WIN + 32] = -1
+        self.OUT = np.zeros(OUT_BUFFER, dtype=np.uint8)
+        self.tohost = program.symbols["tohost"].value if "tohost" in program.symbols else None
+        self.fromhost = (program.symbols["fromhost"].value if "fromhost" in program.symbols
+                         else None)
+        self.CFG = cfg.engine_array(self.tohost if self.tohost is not None else -1)
+        self._cap = max(1024, 2 * len(self.slot_pc))
+        self.PCS = np.zeros(n * self._cap * L.NPS, dtype=np.int64)
+        for c in range(n):
+            b = c * L.NCS
+            self.CS[b + L.CS_PC] = program.entry
+            self.CS[b + L.CS_STATUS] = L.ST_RUNNING
+            self.CS[b + L.CS_HART] = (cfg.cluster_id << 5) | c
+            self.CS[b + L.CS_MSTATUS] = (cfg.fs_reset & 3) << 13
+            self.CS[b + L.CS_WAKE_T] = engine.BIG
+            self.CS[b + L.CS_LASTWD] = L.R_SINK
+            self.CS[b + L.CS_PCMR] = 0
+            self.CS[b + L.CS_PARK_SLOT] = -1
+            self.R[c * L.RS + 2] = self.stack_top(c)
+            self.R[c * L.RS + 10] = (cfg.cluster_id << 5) | c
+        self.csrs = CsrFile(self)
+        self.host = HostCalls(self)
+        self._stdout = bytearray()
+        self._warnings: list[str] = []
+        self._exit_codes: list[int | None] = [None] * n
+        self._exit_time: list[int] = [0] * n
+        self._status = "running"
+        self._fault: FaultReport | None = None
+        return self
+
+    def _extra_ram(self, program: Program, fixed: list[tuple[str, int, int, int]]
+                   ) -> list[tuple[str, int, int, int]]:
+        """Plain RAM (with L2 timing) for segments outside the PULP map, page-rounded, merged."""
+        spans: list[list[int]] = []
+        for seg in program.segments():
+            inside = any(base <= seg.addr < base + size for _, base, size, _ in fixed)
+            if inside:
+                continue
+            lo = seg.addr & ~(PAGE - 1)
+            hi = (seg.addr + max(seg.size, 1) + EXTRA_RAM_SLACK + PAGE - 1) & ~(PAGE - 1)
+            if spans and lo <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], hi)
+            else:
+                spans.append([lo, hi])
+        out = []
+        for i, (lo, hi) in enumerate(spans):
+            for _, base, size, _ in fixed:
+                if lo < base + size and base < hi:
+                    hi = min(hi, base) if lo < base else hi
+            out.append((f"ram{i}", lo, hi - lo, L.RK_L2))
+        return out
+
+    def stack_top(self, core: int) -> int:
+        cfg = self.config
+        end = cfg.tcdm_end if cfg.stack_in == "tcdm" else cfg.l2_end
+        return end - core * cfg.stack_size
+
+    def _check_stacks(self, program: Program) -> None:
+        cfg = self.config
+        lo = self.stack_top(cfg.cores - 1) - cfg.stack_size
+        hi = self.stack_top(0)
+        for s in program.sections:
+            if s.alloc and s.size and s.addr < hi and lo < s.end:
+                raise LoadError(f"section {s.name} ({s.addr:#010x}..{s.end:#010x}) overlaps the "
+                                f"core stacks ({lo:#010x}..{hi:#010x}); use fewer cores, a "
+                                f"smaller stack_size or stack_in = \"l2\"")
+
+    # ------------------------------------------------------------------------------------------
+    # predecoding
+    # ------------------------------------------------------------------------------------------
+    def _decode_at(self, addr: int, grow: bool = True) -> int:
+        region = self.mmap.region_of(addr, 2)
+        if region is None or region.offset < 0:
+            raise KeyError(addr)
+        off = region.offset + addr - region.base       # even: regions are word aligned
+        word = int(self.mmap.mem16[off >> 1])
+        truncated = False
+        if word & 3 == 3:
+            if region.base + region.size - addr >= 4:
+                word |= int(self.mmap.mem16[(off >> 1) + 1]) << 16
+            else:
+                truncated = True
+        d = None if truncated else self.isa.decode(word)
+        rec = record(d) if d is not None else illegal_record(word)
+        slot = len(self.slot_pc)
+        self.slot_pc.append(addr)
+        self._records.append(rec)
+        self.pcmap[off >> 1] = slot
+        if grow:
+            self._flush_records()
+            if len(self.slot_pc) > self._cap:
+                self._grow_profile()
+        return slot
+
+    def _flush_records(self) -> None:
+        if self._records:
+            self.code = np.concatenate([self.code, np.concatenate(self._records)])
+            self._records = []
+
+    def _grow_profile(self) -> None:
+        n = self.config.cores
+        old = self.PCS.reshape(n, self._cap, L.NPS)
+        self._cap *= 2
+        new = np.zeros((n, self._cap, L.NPS), dtype=np.int64)
+        new[:, :old.shape[1]] = old
+        self.PCS = new.reshape(-1)
+
+    # ------------------------------------------------------------------------------------------
+    # running
+    # ------------------------------------------------------------------------------------------
+    def run(self, max_cycles: int | None = None) -> RunResult:
+        """Run until every core stopped; never raises for guest faults (see RunResult.fault)."""
+        if self.program is None:
+            raise RuntimeError("load a program first")
+        limit = self.config.max_cycles if max_cycles is None else max_cycles
+        m = self.mmap
+        while self._status == "running":
+            ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
+                            self.RDY, self.RSN, self.CS, self.CAT, self.PCS, self.CFG, self.CL,
+                            self.OUT, limit)
+            self._handle(int(ev), limit)
+        self._drain_output()
+        return self._result()
+
+    def _handle(self, ev: int, limit: int) -> None:
+        core = int(self.CL[L.L_EV_CORE])
+        pc = int(self.CL[L.L_EV_PC])
+        if ev == L.EV_DECODE:
+            try:
+                self._decode_at(pc)
+            except KeyError:
+                self._set_fault("instruction fetch outside memory", core, pc)
+        elif ev == L.EV_CSR:
+            self._csr(core, pc)
+        elif ev == L.EV_ECALL:
+            self.host.ecall(core)
+        elif ev == L.EV_EBREAK:
+            if self.CL[L.L_EV_TVAL] == 1:
+                self.host.semihost(core)
+            else:
+                self._set_fault(CAUSE_NAMES[L.CAUSE_BREAKPOINT], core, pc)
+        elif ev == L.EV_TOHOST:
+            if self.host.tohost(core, int(self.CL[L.L_EV_TVAL]) & ~3):
+                self._finish_all()
+        elif ev == L.EV_OUT_FULL:
+            self._drain_output()
+        elif ev == L.EV_DONE:
+            self._status = "exited"
+        elif ev == L.EV_MAX_CYCLES:
+            self._status = "timeout"
+            self._fault = self._report("timeout", core, pc,
+                                       f"--max-cycles {limit} reached (the program did not "
+                                       f"stop; raise the limit if it is just long)")
+        elif ev == L.EV_FAULT:
+            cause = int(self.CL[L.L_EV_CAUSE])
+            tval = int(self.CL[L.L_EV_TVAL])
+            detail = ""
+            if cause in (L.CAUSE_LOAD_ACCESS, L.CAUSE_STORE_ACCESS, L.CAUSE_LOAD_MISALIGNED,
+                         L.CAUSE_STORE_MISALIGNED, L.CAUSE_FETCH_ACCESS):
+                detail = f"address {tval:#010x}"
+            self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+        elif ev == L.EV_DEADLOCK:
+            self._status = "deadlock"
+            self._fault = self._report("barrier deadlock", core, pc,
+                                       "every core that could complete the barrier has stopped",
+                                       waiting=self._waiters())
+        else:
+            raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _set_fault(self, kind: str, core: int, pc: int, detail: str = "") -> None:
+        self._status = "fault"
+        self._fault = self._report(kind, core, pc, detail)
+
+    def _csr(self, core: int, pc: int) -> None:
+        slot = self._slot_at(pc)
+        rec = self.code[slot * L.NF:(slot + 1) * L.NF]
+        op = int(rec[L.F_OP])
+        csr = int(rec[L.F_IMM]) & 0xFFF
+        immediate = op in (OP_ID["csrrwi"], OP_ID["csrrsi"], OP_ID["csrrci"])
+        if immediate:
+            operand = int(rec[L.F_IMM2])
+            writes = operand != 0
+        else:
+            src = int(rec[L.F_S1])
+            operand = int(self.R[core * L.RS + src])
+            writes = src != 0
+        b = core * L.NCS
+        try:
+            self.CS[b + L.CS_CSR_VAL] = self.csrs.access(core, op, csr, operand, writes)
+            self.CS[b + L.CS_CSR_PEND] = L.CSR_DONE
+        except IllegalCsr:
+            self.CS[b + L.CS_CSR_PEND] = L.CSR_ILLEGAL
+
+    def _slot_at(self, addr: int) -> int:
+        return int(self.pcmap[self.mmap.offset_of(addr, 2) >> 1])
+
+    # ---- host-call helpers (used by isasim.hostcalls) ------------------------------------------
+    def xreg(self, core: int, n: int) -> int:
+        return int(self.R[core * L.RS + n])
+
+    def set_xreg(self, core: int, n: int, value: int) -> None:
+        if n:
+            self.R[core * L.RS + n] = value & 0xFFFFFFFF
+
+    def CS_cycle(self, core: int) -> int:
+        return int(self.CS[core * L.NCS + L.CS_T])
+
+    def read_bytes(self, addr: int, n: int) -> bytes:
+        return self.mmap.read(addr, n) if n else b""
+
+    def write_bytes(self, addr: int, data: bytes) -> None:
+        self.mmap.write(addr, data)
+
+    def read_cstring(self, addr: int, limit: int = 1 << 16) -> bytes:
+        out = bytearray()
+        while len(out) < limit:
+            ch = self.mmap.read(addr + len(out), 1)
+            if ch == b"\0":
+                break
+            out += ch
+        return bytes(out)
+
+    def emit(self, data: bytes) -> None:
+        self._drain_output()
+        self._stdout += data
+
+    def warn(self, message: str) -> None:
+        if message not in self._warnings:
+            self._warnings.append(message)
+
+    def core_exit(self, core: int, code: int) -> None:
+        b = core * L.NCS
+        self.CS[b + L.CS_STATUS] = L.ST_HALTED
+        self.CS[b + L.CS_EXIT] = code & 0xFFFFFFFF
+        self._exit_codes[core] = code & 0xFFFFFFFF
+        self._exit_time[core] = int(self.CS[b + L.CS_T])
+
+    def run_exit(self, core: int, code: int) -> None:
+        """tohost exit: the whole run ends with ``code``."""
+        self.core_exit(core, code)
+
+    def _finish_all(self) -> None:
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            if self.CS[b + L.CS_STATUS] != L.ST_HALTED:
+                self.CS[b + L.CS_STATUS] = L.ST_HALTED
+        engine.finish(self.CS, self.CAT, self.CFG, self.CL)
+        self._status = "exited"
+
+    def next_store_hits(self, core: int, addr: int) -> bool:
+        """Is the core's next instruction a store to ``addr`` (second half of a 64-bit store)?"""
+        pc = int(self.CS[core * L.NCS + L.CS_PC])
+        try:
+            slot = self._slot_at(pc)
+        except KeyError:
+            return False
+        if slot < 0:
+            try:
+                slot = self._decode_at(pc)
+            except KeyError:
+                return False
+        rec = self.code[slot * L.NF:(slot + 1) * L.NF]
+        mem = int(rec[L.F_MEM])
+        if int(rec[L.F_OP]) != OP_ID["mem"] or mem & L.MEM_KIND_MASK != L.MEM_STORE:
+            return False
+        base = int(self.R[core * L.RS + int(rec[L.F_S1])])
+        return (base + int(rec[L.F_IMM])) & 0xFFFFFFFC == addr
+
+    def _drain_output(self) -> None:
+        n = int(self.CL[L.L_NOUT])
+        if n:
+            self._stdout += self.OUT[:n].tobytes()
+            self.CL[L.L_NOUT] = 0
+
+    # ------------------------------------------------------------------------------------------
+    # reports and results
+    # ------------------------------------------------------------------------------------------
+    def disassemble_at(self, addr: int) -> str:
+        try:
+            region = self.mmap.region_of(addr, 2)
+            if region is None or region.offset < 0:
+                return ""
+            lo = int.from_bytes(self.mmap.read(addr, 2), "little")
+            word = lo
+            if lo & 3 == 3:
+                word = int.from_bytes(self.mmap.read(addr, 4), "little")
+        except KeyError:
+            return ""
+        d = self.isa.decode(word)
+        if d is None:
+            return f".word {word:#x}" if word & 3 == 3 else f".half {word:#06x}"
+        symbolize = self.program.symbolize if self.program else None
+        mnemonic, ops = disassemble(self.isa, d, addr, symbolize)
+        return f"{mnemonic} {ops}".strip()
+
+    def _report(self, kind: str, core: int, pc: int, detail: str = "",
+                waiting: list[str] | None = None) -> FaultReport:
+        b = core * L.NCS
+        n = int(self.CS[b + L.CS_INSTRET])
+        recent = []
+        for i in range(max(0, n - 8), n):
+            a = int(self.CL[L.L_HIST + core * 8 + (i & 7)])
+            recent.append((a, self.disassemble_at(a)))
+        where = self.program.symbolize(pc) if self.program else None
+        if where:
+            detail = f"in {where}" + (f"; {detail}" if detail else "")
+        return FaultReport(kind=kind, core=core, pc=pc, instruction=self.disassemble_at(pc),
+                           cycle=int(self.CS[b + L.CS_T]), detail=detail, recent=recent,
+                           waiting=waiting or [])
+
+    def _waiters(self) -> list[str]:
+        out = []
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            st = int(self.CS[b + L.CS_STATUS])
+            pc = int(self.CS[b + L.CS_PC])
+            if st == L.ST_SLEEPING:
+                what = {L.SLEEP_BARRIER: "waits in a barrier", L.SLEEP_WFI: "sleeps in wfi",
+                        L.SLEEP_DMA: "waits for a DMA transfer"}[int(self.CS[b + L.CS_SLEEP])]
+                out.append(f"core {c} {what} at pc {pc:#010x} ({self.disassemble_at(pc)}) "
+                           f"since cycle {int(self.CS[b + L.CS_SLEEP_SINCE])}")
+            elif st == L.ST_HALTED:
+                out.append(f"core {c} has stopped (cycle {int(self.CS[b + L.CS_T])})")
+        return out
+
+    def perf_counter(self, core: int, event: int) -> int:
+        """Live value of PULP performance event ``event`` for ``core`` (RI5CY PCER numbering)."""
+        return int(self._perf_all(core)[event])
+
+    def _slot_props(self) -> dict[str, np.ndarray]:
+        code = self.code.reshape(-1, L.NF)
+        op = code[:, L.F_OP]
+        mem = code[:, L.F_MEM] & L.MEM_KIND_MASK
+        cls = code[:, L.F_CLS]
+        return {
+            "load": (op == OP_ID["mem"]) & (mem == L.MEM_LOAD),
+            "store": (op == OP_ID["mem"]) & (mem == L.MEM_STORE),
+            "jump": (cls == L.TC_JUMP) | (cls == L.TC_JALR),
+            "branch": cls == L.TC_BRANCH,
+            "rvc": code[:, L.F_LEN] == 2,
+            "elw": cls == L.TC_ELW,
+        }
+
+    def _perf_all(self, core: int) -> np.ndarray:
+        n = len(self.slot_pc)
+        counts = self.PCS.reshape(self.config.cores, self._cap, L.NPS)[core, :n, L.PS_COUNT]
+        props = self._slot_props()
+        cat = self.CAT[core * L.NCAT:(core + 1) * L.NCAT]
+        b = core * L.NCS
+        v = np.zeros(32, dtype=np.int64)
+        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
+        v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
+        v[L.PE_JMP_STALL] = cat[L.C_JUMP]
+        v[L.PE_IMISS] = 0
+        v[L.PE_LD] = counts[props["load"]].sum()
+        v[L.PE_ST] = counts[props["store"]].sum()
+        v[L.PE_JUMP] = counts[props["jump"]].sum()
+        v[L.PE_BRANCH] = counts[props["branch"]].sum()
+        v[L.PE_TAKEN_BRANCH] = self.CS[b + L.CS_TAKEN]
+        v[L.PE_RVC] = counts[props["rvc"]].sum()
+        v[L.PE_ELW] = counts[props["elw"]].sum()
+        v[L.PE_LD_EXT] = self.CS[b + L.CS_LD_EXT]
+        v[L.PE_ST_EXT] = self.CS[b + L.CS_ST_EXT]
+        v[L.PE_LD_EXT_CYC] = self.CS[b + L.CS_LD_EXT_CYC]
+        v[L.PE_ST_EXT_CYC] = self.CS[b + L.CS_ST_EXT_CYC]
+        v[L.PE_TCDM_CONT] = cat[L.C_TCDM]
+        v[L.PE_APU_CONT] = cat[L.C_FPU_STRUCT]
+        v[L.PE_APU_DEP] = cat[L.C_FPU_DEP]
+        return v
+
+    def _result(self) -> RunResult:
+        cfg = self.config
+        n = cfg.cores
+        ns = len(self.slot_pc)
+        pcs = self.PCS.reshape(n, self._cap, L.NPS)[:, :ns]
+        cycles = np.array([self.CS[c * L.NCS + L.CS_T] for c in range(n)], dtype=np.int64)
+        instret = np.array([self.CS[c * L.NCS + L.CS_INSTRET] for c in range(n)],
+                           dtype=np.int64)
+        cats = self.CAT.reshape(n, L.NCAT).copy()
+        cats[:, L.C_INSTR] = instret
+        # device exits (simdev) happen inside the loop: collect their codes and times
+        for c in range(n):
+            b = c * L.NCS
+            if self.CS[b + L.CS_STATUS] == L.ST_HALTED and self._exit_codes[c] is None \
+                    and self.CS[b + L.CS_MISC]:
+                self._exit_codes[c] = int(self.CS[b + L.CS_EXIT])
+                self._exit_time[c] = int(self.CS[b + L.CS_MISC])
+        order = sorted(range(n), key=lambda c: (self._exit_time[c], c))
+        exit_code = next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0)
+        perf = np.stack([self._perf_all(c) for c in range(n)])
+        warnings = list(self._warnings)
+        flags = int(np.bitwise_or.reduce(self.CS[L.CS_WARN::L.NCS]))
+        if flags & L.WARN_POSTINC_RD_EQ_RS1:
+            warnings.append("a post-increment load has rd == rs1: the loaded value was kept "
+                            "(the increment is lost)")
+        if flags & L.WARN_HWLOOP_SHORT_BODY:
+            warnings.append("a CORE-V hardware loop has fewer than 3 instructions in its body "
+                            "(the CV32E40P manual requires at least 3)")
+        for w in warnings:
+            pywarnings.warn(w, RuntimeWarning, stacklevel=3)
+        nb = cfg.tcdm_banks
+        return RunResult(
+            status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,
+            exit_codes=list(self._exit_codes), cycles=cycles, instret=instret,
+            categories=cats,
+            profile_pc=np.array(self.slot_pc, dtype=np.int64),
+            profile_text=[self.disassemble_at(a) for a in self.slot_pc],
+            profile_count=pcs[:, :, L.PS_COUNT].copy(),
+            profile_stall=pcs[:, :, L.PS_STALL:L.PS_STALL + L.NCAT].copy(),
+            conflicts=self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:n, :nb].copy(),
+            conflict_winners=self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 64].reshape(8, 8)[:n, :n].copy(),
+            perf={name: perf[:, i].copy() for i, name in enumerate(L.PCER_NAMES)},
+            x=self.R.reshape(n, L.RS)[:, :32].astype(np.uint32),
+            f=self.R.reshape(n, L.RS)[:, 32:64].astype(np.uint32),
+            fcsr=np.array([(self.CS[c * L.NCS + L.CS_FRM] & 7) << 5
+                           | self.CS[c * L.NCS + L.CS_FFLAGS] & 0x1F for c in range(n)],
+                          dtype=np.uint32),
+            stdout=self._stdout.decode(errors="replace"),
+            fault=self._fault, warnings=warnings,
+            config={k: v for k, v in vars(cfg).items() if k != "extra"},
+            symbols={k: s.value for k, s in self.program.symbols.items()} if self.program
+            else {},
+        )
+
+    # ------------------------------------------------------------------------------------------
+    # user access to state
+    # ------------------------------------------------------------------------------------------
+    def address(self, where: int | str) -> int:
+        if isinstance(where, str):
+            assert self.program is not None
+            return self.program.symbol(where)
+        return int(where)
+
+    def read(self, where: int | str, count: int = 1, dtype=np.uint32) -> np.ndarray:
+        """``count`` elements of ``dtype`` at an address or symbol."""
+        dt = np.dtype(dtype)
+        data = self.mmap.read(self.address(where), count * dt.itemsize)
+        return np.frombuffer(data, dtype=dt).copy()
+
+    def write(self, where: int | str, values) -> None:
+        arr = np.ascontiguousarray(values)
+        self.mmap.write(self.address(where), arr.tobytes())
+
+    def reg(self, core: int, name: str | int) -> int:
+        """Integer register by number or ABI name (``"a0"``)."""
+        from toolchain.registers import XREGS
+
+        n = XREGS[name.lower()] if isinstance(name, str) else int(name)
+        return int(self.R[core * L.RS + n])
+
+    def set_reg(self, core: int, name: str | int, value: int) -> None:
+        from toolchain.registers import XREGS
+
+        n = XREGS[name.lower()] if isinstance(name, str) else int(name)
+        self.set_xreg(core, n, int(value))
+
+    def freg(self, core: int, name: str | int) -> float:
+        """FP register as a Python float (its binary32 value)."""
+        from toolchain.registers import FREGS
+
+        n = FREGS[name.lower()] if isinstance(name, str) else int(name)
+        bits = np.uint32(self.R[core * L.RS + L.R_F + n])
+        return float(bits.view(np.float32))
+
+    def set_freg(self, core: int, name: str | int, value: float) -> None:
+        from toolchain.registers import FREGS
+
+        n = FREGS[name.lower()] if isinstance(name, str) else int(name)
+        self.R[core * L.RS + L.R_F + n] = int(np.float32(value).view(np.uint32))
