@@ -57,7 +57,8 @@ def render(template: Template, fields: dict[str, Field], values: dict[str, int],
             off = ""
             if p.field is not None:
                 off = format_value(fields[p.field], values[p.field], pc, isa, symbolize)
-            base = format_value(fields[p.base], values[p.base], pc, isa, symbolize)  # type: ignore[index]
+            base = (p.base if p.fixed_base else  # type: ignore[assignment]
+                    format_value(fields[p.base], values[p.base], pc, isa, symbolize))  # type: ignore[index]
             parts.append(f"{off}({base}{'!' if p.bang else ''})")
         else:
             parts.append(format_value(fields[p.field], values[p.field], pc, isa, symbolize))  # type: ignore[index]

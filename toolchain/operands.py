@@ -42,6 +42,14 @@ class Match:
     entry: Entry                 # the instruction to encode
     values: dict[str, int]       # its field values
     alias: Alias | None = None   # the alias that was written, if any
+    template: Template | None = None  # the operand template the text matched
+
+    @property
+    def written(self) -> str:
+        """Mnemonic and template as written ("jr rs1"), for ``Isa.compress``."""
+        name = self.alias.name if self.alias is not None else self.entry.name
+        text = self.template.text if self.template is not None else ""
+        return f"{name} {text}".strip()
 
 
 def _int_literal(text: str) -> int | None:
@@ -68,6 +76,12 @@ def read_operand(f: Field, text: str, isa: Isa, pc: int, evaluate: Evaluator, in
                                f"got {t!r}", index)
         raise OperandError(f"operand {index + 1}: expected {_KIND_WORDS[f.kind]}, got {t!r}",
                            index)
+    # hardware-loop index first: it is written like a register (x0 / x1)
+    if f.kind == "loop":
+        if low in ("x0", "x1"):
+            return int(low[1])
+        raise OperandError(f"operand {index + 1}: expected {_KIND_WORDS['loop']}, got {t!r}",
+                           index)
     if low in XREGS or low in FREGS:
         raise OperandError(f"operand {index + 1}: expected {_KIND_WORDS[f.kind]}, got register "
                            f"{t!r}", index)
@@ -82,11 +96,6 @@ def read_operand(f: Field, text: str, isa: Isa, pc: int, evaluate: Evaluator, in
             raise OperandError(f"operand {index + 1}: expected {_KIND_WORDS['fence']}, got {t!r}",
                                index)
         return v
-    if f.kind == "loop":
-        if low in ("x0", "x1"):
-            return int(low[1])
-        raise OperandError(f"operand {index + 1}: expected {_KIND_WORDS['loop']}, got {t!r}",
-                           index)
     if f.kind == "csr" and low in isa.csrs:
         return isa.csrs[low]
     if not t:
@@ -143,7 +152,12 @@ def bind_template(tpl: Template, operands: list[str], fields: dict[str, Field], 
             if bang != pat.bang:
                 raise OperandError(f"operand {i + 1}: expected {_shape(pat)}, got {text!r} "
                                    f"({'no ' if not pat.bang else ''}post-increment '!')", i)
-            values[pat.base] = read_operand(fields[pat.base], base, isa, pc, evaluate, i)  # type: ignore[index]
+            if pat.fixed_base:
+                if XREGS.get(base.strip().lower()) != XREGS[pat.base.lower()]:  # type: ignore[union-attr]
+                    raise OperandError(f"operand {i + 1}: expected {_shape(pat)}, got {text!r}",
+                                       i)
+            else:
+                values[pat.base] = read_operand(fields[pat.base], base, isa, pc, evaluate, i)  # type: ignore[index]
             if pat.field is not None:
                 values[pat.field] = read_operand(fields[pat.field], off or "0", isa, pc,
                                                  evaluate, i)
@@ -189,12 +203,12 @@ def match_instruction(isa: Isa, mnemonic: str, operand_text: str, pc: int,
             if why:
                 errors.append(OperandError(why))
                 continue
-            return Match(owner.mapping.target, target_values, owner)
+            return Match(owner.mapping.target, target_values, owner, tpl)
         why = owner.violated(values)
         if why:
             errors.append(OperandError(why))
             continue
-        return Match(owner, values)
+        return Match(owner, values, template=tpl)
     raise _best_error(errors, operands)
 
 

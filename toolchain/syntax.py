@@ -2,15 +2,18 @@
 
 A template such as ``"rd, imm12(rs1!)"`` is a comma-separated list of operand patterns.  Each
 pattern is one of: a field (``rd``), a memory form with an optional offset field and a base
-register field (``imm12(rs1)``, ``imm12(rs1!)`` for post-increment, ``(rs1)``), or a literal
-(``x0``, ``sp``, ``0``) that the text must repeat.  The assembler splits a source line's operands
-the same way and matches them pattern by pattern; the disassembler fills the patterns back in.
+register field (``imm12(rs1)``, ``imm12(rs1!)`` for post-increment, ``(rs1)``) or a fixed base
+register (``c_uimm8sp(sp)`` of RVC), or a literal (``x0``, ``sp``, ``0``) that the text must
+repeat.  The assembler splits a source line's operands the same way and matches them pattern by
+pattern; the disassembler fills the patterns back in.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from toolchain.registers import XREGS
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -23,13 +26,15 @@ class Pattern:
     base: str | None = None       # base-register field of a memory form
     bang: bool = False            # "(rs1!)"
     literal: str | None = None    # text that must appear as is
+    fixed_base: bool = False      # ``base`` is a register name the text must repeat ("(sp)")
 
     @property
     def is_memory(self) -> bool:
         return self.base is not None
 
     def field_names(self) -> list[str]:
-        return [n for n in (self.field, self.base) if n is not None]
+        names = (self.field,) if self.fixed_base else (self.field, self.base)
+        return [n for n in names if n is not None]
 
 
 @dataclass(frozen=True)
@@ -102,11 +107,13 @@ def parse_template(text: str, field_names: set[str], where: str) -> Template:
         mem = split_memory(part)
         if mem is not None:
             off, base, bang = mem
-            if base not in field_names:
-                raise TableError(f"{where}: template {text!r}: base {base!r} is not a field")
+            fixed = base not in field_names
+            if fixed and base.lower() not in XREGS:
+                raise TableError(f"{where}: template {text!r}: base {base!r} is neither a "
+                                 f"field nor a register")
             if off and off not in field_names:
                 raise TableError(f"{where}: template {text!r}: offset {off!r} is not a field")
-            patterns.append(Pattern(field=off or None, base=base, bang=bang))
+            patterns.append(Pattern(field=off or None, base=base, bang=bang, fixed_base=fixed))
         elif part in field_names:
             patterns.append(Pattern(field=part))
         elif _IDENT.match(part) or re.match(r"^-?\d+$", part):

@@ -93,6 +93,12 @@ class Entry:
     reads: tuple[str, ...] = ()                     # extra source fields (e.g. rd of p.mac)
     writes: tuple[str, ...] = ()                    # extra destination fields (post-increment)
     expands: Mapping | None = None                  # RVC: the base instruction it stands for
+    # RVC: further base spellings the assembler compresses to this entry (GNU as compresses
+    # `add a0, a1, a0` to `c.add a0, a1`); decoding always uses ``expands``
+    also_compresses: tuple[Mapping, ...] = ()
+    # RVC: the source spellings ("mnemonic" or "mnemonic template") GNU as compresses to this
+    # entry; None: every spelling
+    compress_from: tuple[str, ...] | None = None
     key: str = ""
 
     def __hash__(self) -> int:
@@ -154,7 +160,8 @@ class Isa:
             self.by_name.setdefault(e.name, []).append(e)
             self._buckets.setdefault(_bucket_key(e.match, e.length), []).append(e)
             if e.expands is not None:
-                self.compressions.setdefault(id(e.expands.target), []).append(e)
+                for target in dict.fromkeys(m.target for m in (e.expands, *e.also_compresses)):
+                    self.compressions.setdefault(id(target), []).append(e)
         for bucket in self._buckets.values():
             bucket.sort(key=lambda e: -bin(e.mask).count("1"))
         for a in self.aliases:
@@ -195,12 +202,25 @@ class Isa:
             raise EncodeError(why)
         return word
 
-    def compress(self, entry: Entry, values: dict[str, int]) -> tuple[Entry, dict[str, int]] | None:
-        """The first RVC entry (table order) that encodes exactly this instruction, if any."""
+    def compress(self, entry: Entry, values: dict[str, int], written: str | None = None
+                 ) -> tuple[Entry, dict[str, int]] | None:
+        """The first RVC entry (table order) that encodes exactly this instruction, if any.
+
+        ``written`` is how the source spelled it ("jr rs1": mnemonic and template text, see
+        ``operands.Match.written``); GNU as compresses `jr a0` but not `jalr x0, 0(a0)`, so an
+        entry with ``compress_from`` only accepts the spellings listed there.
+        """
         for c in self.compressions.get(id(entry), ()):
-            mine = c.expands.backward(values, c.fields)  # type: ignore[union-attr]
-            if mine is not None and c.violated(mine) is None:
-                return c, mine
+            if written is not None and c.compress_from is not None:
+                mnemonic = written.split(" ", 1)[0]
+                if mnemonic not in c.compress_from and written not in c.compress_from:
+                    continue
+            for m in (c.expands, *c.also_compresses):
+                if m.target is not entry:  # type: ignore[union-attr]
+                    continue
+                mine = m.backward(values, c.fields)
+                if mine is not None and c.violated(mine) is None:
+                    return c, mine
         return None
 
 
@@ -309,7 +329,12 @@ def _bind(tpl: Template, operands: list[str], own: dict[str, Field], target: Ent
             if mem is None:
                 return None
             off, base, bang = mem
-            if bang != pat.bang or not put(pat.base, base):  # type: ignore[arg-type]
+            if bang != pat.bang:
+                return None
+            if pat.fixed_base:
+                if XREGS.get(base.lower()) != XREGS[pat.base.lower()]:  # type: ignore[union-attr]
+                    return None
+            elif not put(pat.base, base):  # type: ignore[arg-type]
                 return None
             if pat.field is not None and not put(pat.field, off or "0"):
                 return None
@@ -366,7 +391,7 @@ def load_isa(family: str = DEFAULT_FAMILY) -> Isa:
 
     selected = [(n, d) for n, d in files.items() if d.get("family") in (None, family)]
     entries: list[Entry] = []
-    pending_expansions: list[tuple[Entry, str, str]] = []
+    pending_expansions: list[tuple[Entry, str | list[str], str]] = []
     for fname, data in selected:
         length = int(data.get("length", 4))
         for spec in data.get("insn", []):
@@ -381,12 +406,15 @@ def load_isa(family: str = DEFAULT_FAMILY) -> Isa:
     for e in entries:
         same = by_name[e.name]
         e.key = e.name if len(same) == 1 else f"{e.name}/{same.index(e)}"
-    for entry, text, fname in pending_expansions:
-        target = text.split()[0]
-        if target not in by_name:
-            raise TableError(f"{fname}.toml: {entry.name} expands to unknown {target!r}")
-        entry.expands = _make_mapping(text, entry.fields, by_name[target], csrs,
-                                      f"{fname}.toml: {entry.name}")
+    for entry, texts, fname in pending_expansions:
+        mappings = []
+        for text in _as_list(texts):
+            target = text.split()[0]
+            if target not in by_name:
+                raise TableError(f"{fname}.toml: {entry.name} expands to unknown {target!r}")
+            mappings.append(_make_mapping(text, entry.fields, by_name[target], csrs,
+                                          f"{fname}.toml: {entry.name}"))
+        entry.expands, entry.also_compresses = mappings[0], tuple(mappings[1:])
     _check_overlaps(entries, family)
 
     aliases: list[Alias] = []
@@ -415,9 +443,9 @@ def _templates(spec: dict, fields: dict[str, Field], where: str
 
 
 def _make_entry(spec: dict, fname: str, family: str | None, length: int,
-                fields: dict[str, Field]) -> tuple[Entry, str | None]:
+                fields: dict[str, Field]) -> tuple[Entry, str | list[str] | None]:
     known = {"name", "syntax", "bits", "op", "timing", "constraints", "reads", "writes",
-             "expands", "length", "extra_fields"}
+             "expands", "compress_from", "length", "extra_fields"}
     where = f"{fname}.toml: {spec.get('name', '?')}"
     unknown = set(spec) - known
     if unknown:
@@ -460,5 +488,6 @@ def _make_entry(spec: dict, fname: str, family: str | None, length: int,
         op=spec.get("op", spec["name"].replace(".", "_")), timing=timing,
         constraints=tuple(constraints), reads=tuple(spec.get("reads", [])),
         writes=tuple(spec.get("writes", [])),
+        compress_from=(tuple(spec["compress_from"]) if "compress_from" in spec else None),
     )
     return entry, spec.get("expands")

@@ -1,0 +1,143 @@
+"""Whole files, byte for byte against GNU binutils 2.40 (as + ld, ``-mno-relax``).
+
+GNU as leaves address-dependent fields (la, call, tail, %hi/%lo) to the linker, so its object is
+linked with a script that places the sections the way our assembler does (.text at L2, then
+.rodata, .data, .bss, each aligned to at least 4); then every byte of every section must match.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from coverage_lines import standard_lines
+from elftools.elf.elffile import ELFFile
+
+from toolchain.asm import assemble
+from toolchain.program import L2_BASE
+
+AS = "riscv64-unknown-elf-as"
+LD = "riscv64-unknown-elf-ld"
+AS_FLAGS = ["-march=rv32imfc_zicsr_zifencei", "-mabi=ilp32f", "-mno-relax"]
+SECTIONS = (".text", ".rodata", ".data")
+LINKER_SCRIPT = f"""
+SECTIONS {{
+  . = {L2_BASE:#x};
+  .text : {{ *(.text) }}
+  .rodata ALIGN(4) : {{ *(.rodata) }}
+  .data ALIGN(4) : {{ *(.data) }}
+  .bss ALIGN(4) : {{ *(.bss) }}
+}}
+"""
+
+# directives, relocation operators and pseudo-instructions around data (no `//` comments: GNU
+# as for RISC-V does not know them)
+MIXED = r"""
+.equ CONST, 0x1234
+.set OTHER, CONST * 2 + 1
+LIMIT = 1 << 4
+.text
+.globl _start
+_start:
+    la a0, table
+    lla a1, msg
+    lui a2, %hi(table)
+    addi a2, a2, %lo(table)
+    lw a3, %lo(table)(a2)
+    sw a3, %lo(table+4)(a2)
+1:  auipc a4, %pcrel_hi(msg)
+    addi a4, a4, %pcrel_lo(1b)
+    call func
+    tail func
+    li a5, 0x12345678
+    li a6, CONST
+    li a7, LIMIT ; li t0, -LIMIT
+    j 2f
+    .p2align 3
+2:  beqz a0, _start   # comment
+func:   /* block */ ret
+    .option push
+    .option norvc
+    addi a0, a0, 1
+    .option pop
+    addi a0, a0, 1
+    .balign 16
+    addi a0, a0, 1
+    .align 3, 0
+.section .rodata
+msg: .string "hello\n", "a\"b"
+     .asciz "x\101\x42"
+     .ascii "ab"
+.data
+     .byte 1, 2, 'c', '\n'
+     .p2align 2
+table: .word 1, table, _start + 4, OTHER, . - table
+     .half 0x1234, -1
+     .short 7
+     .float 1.5, -0.1, 3.4028235e38, 1e-45
+     .zero 3
+     .space 2, 0xaa
+     .skip 1
+     .2byte 5
+     .4byte 6
+     .byte (10 - 2) * 3 / 2 % 7, 1 << 3 | 1, ~0 & 0xff, -3 >> 1 & 0xff, 6 ^ 3, 8 - 1 & 3
+.bss
+buf: .zero 16
+"""
+
+
+def _gnu(source: str, tmp: Path) -> tuple[dict[str, tuple[int, bytes]], dict[str, int]]:
+    """Sections (address, bytes) and symbol values of ``source`` built by GNU as + ld."""
+    if shutil.which(AS) is None or shutil.which(LD) is None:
+        pytest.skip(f"{AS} / {LD} not installed")
+    src, obj, exe, script = tmp / "t.s", tmp / "t.o", tmp / "t.elf", tmp / "link.ld"
+    src.write_text(source)
+    script.write_text(LINKER_SCRIPT)
+    run = subprocess.run([AS, *AS_FLAGS, str(src), "-o", str(obj)], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    run = subprocess.run([LD, "-m", "elf32lriscv", "--no-relax", "-T", str(script), str(obj),
+                          "-o", str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with exe.open("rb") as fh:
+        elf = ELFFile(fh)
+        sections = {name: (sec["sh_addr"], sec.data()) for name in SECTIONS
+                    if (sec := elf.get_section_by_name(name)) is not None}
+        symbols = {s.name: s["st_value"] for s in elf.get_section_by_name(".symtab").iter_symbols()
+                   if s.name and not s.name.startswith(".L")}
+    return sections, symbols
+
+
+def _first_difference(ours: bytes, theirs: bytes) -> str:
+    for i in range(0, max(len(ours), len(theirs)), 2):
+        if ours[i:i + 2] != theirs[i:i + 2]:
+            return (f"first difference at +{i:#x}: ours {ours[i:i + 4].hex()}, "
+                    f"GNU {theirs[i:i + 4].hex()} (sizes {len(ours)} / {len(theirs)})")
+    return "equal"
+
+
+def _compare(source: str, tmp: Path, family: str = "none") -> None:
+    theirs, their_symbols = _gnu(source, tmp)
+    program = assemble(source, "t.s", family=family)
+    for name, (addr, data) in theirs.items():
+        sec = program.section(name)
+        assert sec.addr == addr, f"{name} at {sec.addr:#x}, GNU ld put it at {addr:#x}"
+        assert bytes(sec.data) == data, f"{name}: {_first_difference(bytes(sec.data), data)}"
+    for name, sym in program.symbols.items():
+        assert their_symbols.get(name) == sym.value, name
+
+
+@pytest.mark.needs_tool
+@pytest.mark.parametrize("option", ["rvc", "norvc"])
+@pytest.mark.parametrize("family", ["none", "xpulpv2", "corev"])
+def test_standard_lines_file_equals_gnu_as(option: str, family: str, tmp_path: Path) -> None:
+    """The Xpulp selection must not change how standard code assembles."""
+    source = f".text\n.option {option}\n" + "\n".join(standard_lines()) + "\n"
+    _compare(source, tmp_path, family)
+
+
+@pytest.mark.needs_tool
+def test_directives_and_relocations_equal_gnu_as(tmp_path: Path) -> None:
+    _compare(MIXED, tmp_path)

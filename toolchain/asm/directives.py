@@ -1,0 +1,214 @@
+"""Assembler directives: one small handler per directive, looked up by name.
+
+A handler reads the statement's operands and acts on the parser: switch sections, add data or
+padding items, define symbols, change options.  Directives GNU as accepts that mean nothing for a
+fully linked simulator program (``.file``, ``.size``, ``.type`` ...) are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from toolchain.asm.errors import SourceError
+from toolchain.asm.floats import float32_bits
+from toolchain.asm.items import Align, Blob, Data
+from toolchain.asm.lexer import Statement, parse_string
+from toolchain.table import FAMILIES
+
+if TYPE_CHECKING:
+    from toolchain.asm.driver import Parser
+
+Handler = Callable[["Parser", Statement], None]
+
+IGNORED = frozenset({".file", ".ident", ".size", ".type", ".attribute", ".loc"})
+_IGNORED_OPTIONS = frozenset({"arch", "pic", "nopic", "relax", "norelax", "csr-check",
+                              "no-csr-check"})
+MAX_ALIGN_POWER = 16
+
+
+def _operands(st: Statement, low: int, high: int, shape: str) -> list[tuple[str, int]]:
+    ops = st.operands()
+    if not low <= len(ops) <= high or any(not text for text, _ in ops):
+        want = str(low) if low == high else f"{low} to {high}"
+        raise SourceError(f"{st.op} expects {want} operand{'s' if high > 1 else ''} "
+                          f"({shape}), got {len(ops)}", st.args_column)
+    return ops
+
+
+# ---- sections ----------------------------------------------------------------------------------
+def _named_section(name: str) -> Handler:
+    def handler(p: Parser, st: Statement) -> None:
+        _operands(st, 0, 1, "optional subsection")
+        p.switch_section(name, None, None)
+    return handler
+
+
+def _section(p: Parser, st: Statement) -> None:
+    ops = _operands(st, 1, 4, 'name[, "flags"[, @type]]')
+    name = ops[0][0]
+    flags = None
+    kind = None
+    if len(ops) > 1:
+        text, column = ops[1]
+        if not (text.startswith('"') and text.endswith('"')):
+            raise SourceError(f"expected section flags in double quotes, got {text!r}", column)
+        flags = text[1:-1]
+    if len(ops) > 2:
+        text, column = ops[2]
+        if text[:1] not in "@%":
+            raise SourceError(f"expected a section type like @progbits, got {text!r}", column)
+        kind = text[1:]
+    p.switch_section(name, flags, kind)
+
+
+# ---- symbols -----------------------------------------------------------------------------------
+def _globl(p: Parser, st: Statement) -> None:
+    for name, _ in _operands(st, 1, 1 << 16, "symbol, ..."):
+        p.symbols.globals.add(name)
+
+
+def _local(p: Parser, st: Statement) -> None:
+    for name, _ in _operands(st, 1, 1 << 16, "symbol, ..."):
+        p.symbols.globals.discard(name)
+
+
+def _equ(p: Parser, st: Statement) -> None:
+    (name, _), (text, column) = _operands(st, 2, 2, "symbol, expression")
+    p.define_equate(name, text, column, st)
+
+
+# ---- data --------------------------------------------------------------------------------------
+def _data(width: int) -> Handler:
+    def handler(p: Parser, st: Statement) -> None:
+        values = _operands(st, 1, 1 << 16, "value, ...")
+        p.add(Data(st.location, p.locals, width * len(values), width=width,
+                   values=tuple(values)), st)
+    return handler
+
+
+def _float(p: Parser, st: Statement) -> None:
+    out = bytearray()
+    for text, column in _operands(st, 1, 1 << 16, "number, ..."):
+        try:
+            out += struct.pack("<I", float32_bits(text))
+        except ValueError as e:
+            raise SourceError(str(e), column) from None
+    p.add(Blob(st.location, p.locals, data=bytes(out)), st)
+
+
+def _strings(terminate: bool) -> Handler:
+    def handler(p: Parser, st: Statement) -> None:
+        out = bytearray()
+        for text, column in _operands(st, 1, 1 << 16, '"text", ...'):
+            try:
+                out += parse_string(text)
+            except SourceError as e:
+                raise SourceError(e.message, column) from None
+            if terminate:
+                out.append(0)
+        p.add(Blob(st.location, p.locals, data=bytes(out)), st)
+    return handler
+
+
+def _space(p: Parser, st: Statement) -> None:
+    ops = _operands(st, 1, 2, "size[, fill]")
+    size = p.constant(*ops[0])
+    fill = p.constant(*ops[1]) if len(ops) > 1 else 0
+    if size < 0:
+        raise SourceError(f"size {size} is negative", ops[0][1])
+    p.add(Blob(st.location, p.locals, data=bytes([fill & 0xFF]) * size), st, zero=fill == 0)
+
+
+def _zero(p: Parser, st: Statement) -> None:
+    (text, column), = _operands(st, 1, 1, "size")
+    size = p.constant(text, column)
+    if size < 0:
+        raise SourceError(f"size {size} is negative", column)
+    p.add(Blob(st.location, p.locals, data=bytes(size)), st, zero=True)
+
+
+# ---- alignment ---------------------------------------------------------------------------------
+def _align(power_of_two: bool) -> Handler:
+    """``.align``/``.p2align`` take a power (RISC-V GNU as), ``.balign`` a byte count."""
+    def handler(p: Parser, st: Statement) -> None:
+        ops = _operands(st, 1, 3, "alignment[, fill[, max]]")
+        n = p.constant(*ops[0])
+        if power_of_two:
+            if not 0 <= n <= MAX_ALIGN_POWER:
+                raise SourceError(f"alignment power {n} out of range [0, {MAX_ALIGN_POWER}]",
+                                  ops[0][1])
+            boundary = 1 << n
+        else:
+            if n <= 0 or n & (n - 1) or n > 1 << MAX_ALIGN_POWER:
+                raise SourceError(f"alignment {n} is not a power of two up to "
+                                  f"{1 << MAX_ALIGN_POWER}", ops[0][1])
+            boundary = n
+        fill = p.constant(*ops[1]) & 0xFF if len(ops) > 1 and ops[1][0] else None
+        max_skip = p.constant(*ops[2]) if len(ops) > 2 else None
+        p.section.align = max(p.section.align, boundary)
+        p.add(Align(st.location, p.locals, boundary=boundary, fill=fill, max_skip=max_skip,
+                    code=p.section.executable, rvc=p.rvc), st, zero=not fill)
+    return handler
+
+
+# ---- options -----------------------------------------------------------------------------------
+def _option(p: Parser, st: Statement) -> None:
+    ops = st.operands()
+    if not ops or not ops[0][0]:
+        raise SourceError(".option expects a name (rvc, norvc, push, pop, ...)", st.args_column)
+    name, column = ops[0][0].lower(), ops[0][1]
+    if name == "rvc":
+        p.rvc = True
+    elif name == "norvc":
+        p.rvc = False
+    elif name == "push":
+        p.option_stack.append(p.rvc)
+    elif name == "pop":
+        if not p.option_stack:
+            raise SourceError(".option pop without a matching .option push", column)
+        p.rvc = p.option_stack.pop()
+    elif name in FAMILIES and name != "none":
+        p.select_family(name, st.at(column))
+    elif name not in _IGNORED_OPTIONS:
+        raise SourceError(f"unknown .option {name!r} (known: rvc, norvc, push, pop, "
+                          f"xpulpv2, corev, {', '.join(sorted(_IGNORED_OPTIONS))})", column)
+
+
+def _ignore(p: Parser, st: Statement) -> None:
+    """Accepted for compatibility with compiler output; no effect on a linked program."""
+
+
+DIRECTIVES: dict[str, Handler] = {
+    ".text": _named_section(".text"),
+    ".data": _named_section(".data"),
+    ".bss": _named_section(".bss"),
+    ".rodata": _named_section(".rodata"),
+    ".section": _section,
+    ".globl": _globl,
+    ".global": _globl,
+    ".local": _local,
+    ".equ": _equ,
+    ".set": _equ,
+    ".word": _data(4),
+    ".long": _data(4),
+    ".4byte": _data(4),
+    ".half": _data(2),
+    ".short": _data(2),
+    ".2byte": _data(2),
+    ".byte": _data(1),
+    ".float": _float,
+    ".single": _float,
+    ".string": _strings(True),
+    ".asciz": _strings(True),
+    ".ascii": _strings(False),
+    ".space": _space,
+    ".skip": _space,
+    ".zero": _zero,
+    ".align": _align(True),
+    ".p2align": _align(True),
+    ".balign": _align(False),
+    ".option": _option,
+    **{name: _ignore for name in IGNORED},
+}

@@ -1,0 +1,208 @@
+"""The assembler's driver: statements to items (parse), then layout, then a linked Program.
+
+Parsing records what each statement asks for without computing any address; the layout loop
+(``layout.py``) settles sizes and addresses; emission produces bytes.  Errors from every phase go
+to one collector so the user gets them all in one report.
+"""
+
+from __future__ import annotations
+
+from toolchain.asm.directives import DIRECTIVES
+from toolchain.asm.encode import Encoder
+from toolchain.asm.errors import Collector, Location, SourceError
+from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Reloc, evaluate, parse, walk
+from toolchain.asm.items import Align, Insn, Item
+from toolchain.asm.layout import Layout
+from toolchain.asm.lexer import Statement, statements
+from toolchain.asm.sections import SectionState, make_section
+from toolchain.asm.symbols import LOCAL_MARK, Equate, Label, SymbolTable, local_name
+from toolchain.program import L2_BASE, TCDM_BASE, Program, Section, Symbol
+from toolchain.table import DEFAULT_FAMILY, FAMILIES, load_isa
+
+
+class Parser:
+    """Turns statements into section items and symbols; the state directives act upon."""
+
+    def __init__(self, family: str, rvc: bool):
+        self.sections: dict[str, SectionState] = {}
+        self.symbols = SymbolTable()
+        self.errors = Collector()
+        self.rvc = rvc
+        self.option_stack: list[bool] = []
+        self.family = family
+        self.family_chosen_at: Location | None = None
+        self.locals: dict[str, int] = {}
+        self.section = self.switch_section(".text", None, None)
+
+    # ---- statements ----------------------------------------------------------------------------
+    def statement(self, st: Statement) -> None:
+        try:
+            for name, column in st.labels:
+                self._label(name, st.at(column))
+            if st.op == "=":
+                self.define_equate(st.target, st.args, st.args_column, st)
+            elif st.op.startswith("."):
+                handler = DIRECTIVES.get(st.op.lower())
+                if handler is None:
+                    raise SourceError(f"unknown directive {st.op!r}")
+                handler(self, st)
+            elif st.op:
+                self.add(Insn(st.location, self.locals, 4, mnemonic=st.op.lower(),
+                              operands=tuple(st.operands()), rvc=self.rvc), st)
+        except SourceError as e:
+            self.errors.add(st.at(e.column), e.message)
+
+    def _label(self, name: str, where: Location) -> None:
+        if name.isdigit():
+            self.locals = {**self.locals, name: self.locals.get(name, 0) + 1}
+            name = local_name(name, self.locals[name])
+        try:
+            self.symbols.define_label(name, Label(self.section, len(self.section.items), where))
+        except SourceError as e:
+            self.errors.add(where, e.message)
+
+    # ---- what directives use -------------------------------------------------------------------
+    def add(self, item: Item, st: Statement, zero: bool = False) -> None:
+        if self.section.nobits and not zero:
+            raise SourceError(f"{st.op} puts data into {self.section.name}, which holds only "
+                              "zeros (@nobits); use .zero/.space/.align there")
+        self.section.items.append(item)
+
+    def switch_section(self, name: str, flags: str | None, kind: str | None) -> SectionState:
+        section = self.sections.get(name)
+        if section is None:
+            section = self.sections[name] = make_section(name, flags, kind)
+        self.section = section
+        return section
+
+    def define_equate(self, name: str, text: str, column: int, st: Statement) -> None:
+        try:
+            tree = parse(text)
+        except ExprError as e:
+            raise SourceError(e.message, column + (e.offset or 0)) from None
+        self.symbols.define_equate(name, Equate(tree, self.section, len(self.section.items),
+                                                self.locals, st.at(column)))
+
+    def constant(self, text: str, column: int) -> int:
+        """Value of an expression that must be known now (sizes, alignments, fills)."""
+        try:
+            return _Constants(self.symbols).value(parse(text))
+        except ExprError as e:
+            raise SourceError(e.message, column + (e.offset or 0)) from None
+
+    def select_family(self, family: str, where: Location) -> None:
+        if self.family_chosen_at is not None and family != self.family:
+            raise SourceError(f"this file already selects Xpulp family {self.family!r} "
+                              f"(line {self.family_chosen_at.line}); a program uses one family")
+        self.family = family
+        self.family_chosen_at = where
+
+    def finish(self) -> None:
+        """GNU as pads code sections at the end to their alignment, with nops."""
+        for s in self.sections.values():
+            if s.executable and s.align > 1:
+                last = s.items[-1]   # an alignment directive made align > 1, so there is one
+                s.items.append(Align(last.location, last.locals, boundary=s.align, code=True,
+                                     rvc=self.rvc))
+
+
+class _Constants:
+    """Evaluates parse-time constants: numbers and equates already defined, no addresses."""
+
+    pc = 0
+
+    def __init__(self, symbols: SymbolTable):
+        self.symbols = symbols
+        self.seen: set[str] = set()
+
+    def value(self, node: Node) -> int:
+        for n in walk(node):
+            if isinstance(n, Dot | LocalRef | Reloc):
+                raise ExprError("expected a constant, not an address")
+        return evaluate(node, self)
+
+    def symbol(self, name: str) -> int:
+        eq = self.symbols.equates.get(name)
+        if name in self.symbols.labels:
+            raise ExprError(f"expected a constant; {name!r} is an address")
+        if eq is None:
+            raise ExprError(f"undefined symbol {name!r} (constants must be defined before use)")
+        if name in self.seen:
+            raise ExprError(f"symbol {name!r} is defined in terms of itself")
+        self.seen.add(name)
+        try:
+            return self.value(eq.tree)
+        finally:
+            self.seen.discard(name)
+
+    def local(self, number: str, forward: bool) -> str:
+        raise ExprError("expected a constant, not a label")
+
+    def pcrel_lo(self, auipc_addr: int) -> int:
+        raise ExprError("expected a constant, not %pcrel_lo")
+
+
+def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMILY,
+             rvc: bool = True, l2_base: int = L2_BASE, tcdm_base: int = TCDM_BASE) -> Program:
+    """Assemble GNU-as source into a linked Program; AsmError lists everything wrong with it.
+
+    ``family`` selects the Xpulp extension ("xpulpv2", "corev" or "none"); a file may select one
+    itself with ``.option xpulpv2``/``.option corev``.  ``rvc`` is the initial ``.option rvc``
+    state.  ``l2_base`` is where .text starts; ``tcdm_base`` where .l1/.tcdm sections start.
+    """
+    if family not in FAMILIES:
+        raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
+    parser = Parser(family, rvc)
+    stmts, lex_errors = statements(source, filename)
+    for where, message in lex_errors:
+        parser.errors.add(where, message)
+    for st in stmts:
+        parser.statement(st)
+    parser.finish()
+
+    sections = list(parser.sections.values())
+    layout = Layout(sections, parser.symbols, Encoder(load_isa(parser.family)), l2_base,
+                    tcdm_base)
+    layout.run()
+    data = layout.emit(parser.errors)
+    symbols = _symbols(layout, parser.errors)
+    parser.errors.raise_if_any()
+
+    program_sections = [
+        Section(s.name, s.base, data[s.name], executable=s.executable, writable=s.writable,
+                alloc=s.alloc, nobits=s.nobits)
+        for s in sections]
+    return Program(program_sections, symbols, _entry(symbols, sections, l2_base),
+                   parser.family)
+
+
+def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:
+    table = layout.symbols
+    out: dict[str, Symbol] = {}
+    for name, label in table.labels.items():
+        if LOCAL_MARK in name or name.startswith(".L"):
+            continue   # assembler-local names, as GNU as leaves them out of the object
+        section = label.section
+        out[name] = Symbol(name, section.address(label.index), 0, section.name,
+                           "global" if name in table.globals else "local",
+                           "func" if section.executable else "object")
+    for name, eq in table.equates.items():
+        try:
+            value = layout.value_of(name)
+        except ExprError as e:
+            errors.add(eq.location, e.message)
+            continue
+        out[name] = Symbol(name, value, 0, None,
+                           "global" if name in table.globals else "local", "notype")
+    return out
+
+
+def _entry(symbols: dict[str, Symbol], sections: list[SectionState], l2_base: int) -> int:
+    for name in ("_start", "main"):
+        if name in symbols and symbols[name].section is not None:
+            return symbols[name].value
+    for s in sections:
+        if s.name == ".text" and s.size:
+            return s.base
+    code = [s for s in sections if s.executable and s.size]
+    return code[0].base if code else l2_base

@@ -1,0 +1,128 @@
+"""The pieces a section is made of: instructions, data, fills and alignment padding.
+
+Each item knows its current ``size`` and its final bytes (``emit``, exactly ``size`` long);
+instructions also say what size they need at the current addresses (``resize``), which the
+layout loop uses to settle compressed branches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from toolchain.asm.errors import Location, SourceError
+from toolchain.asm.expr import ExprError
+
+if TYPE_CHECKING:
+    from toolchain.asm.layout import Scope
+
+C_NOP = b"\x01\x00"
+NOP = b"\x13\x00\x00\x00"
+
+
+@dataclass(eq=False)
+class Item:
+    location: Location
+    locals: Mapping[str, int]           # numeric labels defined so far (for 1b / 1f)
+    size: int = 0
+
+    def emit(self, scope: Scope) -> bytes:
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class Insn(Item):
+    """One source instruction or pseudo-instruction (which may become several words)."""
+
+    mnemonic: str = ""
+    operands: tuple[tuple[str, int], ...] = ()   # text and column of each operand
+    rvc: bool = True
+    settled: bool = False                        # size cannot change any more
+
+    def start(self, scope: Scope) -> None:
+        """First size: final if no operand depends on an address, else the uncompressed size
+        (GNU as starts a relaxable branch at its largest form and shrinks it)."""
+        try:
+            short, full, self.settled = scope.encoder.measure(self, scope)
+        except SourceError:   # reported by emit if it persists at the final addresses
+            self.size, self.settled = 4, False
+            return
+        self.size = short if self.settled else full
+
+    def resize(self, scope: Scope, shrink: bool) -> int:
+        """Size needed at the current layout; smaller only while ``shrink`` is allowed."""
+        if self.settled:
+            return self.size
+        try:
+            short, _, _ = scope.encoder.measure(self, scope)
+        except SourceError:
+            return self.size
+        return short if short > self.size or shrink else self.size
+
+    def emit(self, scope: Scope) -> bytes:
+        return scope.encoder.emit(self, scope)
+
+
+@dataclass(eq=False)
+class Data(Item):
+    """``.word``/``.half``/``.byte`` values: expressions evaluated at the final layout."""
+
+    width: int = 4
+    values: tuple[tuple[str, int], ...] = ()
+
+    def emit(self, scope: Scope) -> bytes:
+        out = bytearray()
+        bits = 8 * self.width
+        for i, (text, column) in enumerate(self.values):
+            try:
+                v = scope.shifted(i * self.width).value(text)
+            except ExprError as e:
+                raise SourceError(e.message, column + (e.offset or 0)) from None
+            if not -(1 << (bits - 1)) <= v < (1 << bits):
+                raise SourceError(f"value {v:#x} does not fit in {self.width} byte"
+                                  f"{'s' if self.width > 1 else ''}", column)
+            out += (v & ((1 << bits) - 1)).to_bytes(self.width, "little")
+        return bytes(out)
+
+
+@dataclass(eq=False)
+class Blob(Item):
+    """Bytes known when parsed: strings, floats, ``.space`` fills."""
+
+    data: bytes = b""
+
+    def __post_init__(self) -> None:
+        self.size = len(self.data)
+
+    def emit(self, scope: Scope) -> bytes:
+        return self.data
+
+
+@dataclass(eq=False)
+class Align(Item):
+    """Padding to a power-of-two boundary; code sections pad with nops as GNU as does."""
+
+    boundary: int = 1
+    fill: int | None = None             # None: zeros, or nops in code
+    max_skip: int | None = None
+    code: bool = False
+    rvc: bool = True
+
+    def padding(self, offset: int) -> int:
+        """Bytes needed at ``offset`` (sections start aligned, so offsets align like addresses)."""
+        n = -offset % self.boundary
+        return 0 if self.max_skip is not None and n > self.max_skip else n
+
+    def emit(self, scope: Scope) -> bytes:
+        return fill_bytes(self.size, self.fill, self.code, self.rvc)
+
+
+def fill_bytes(n: int, fill: int | None, code: bool, rvc: bool) -> bytes:
+    """``n`` bytes of padding: the fill byte, or in code zeros to 2-byte, c.nop, then nops."""
+    if fill is not None or not code:
+        return bytes([fill or 0]) * n
+    head = bytes(n % 2)
+    if n % 4 >= 2:
+        head += C_NOP if rvc else b"\0\0"
+    return head + NOP * (n // 4)
