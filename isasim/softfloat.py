@@ -20,21 +20,23 @@ How the results are exact without a software multi-word significand:
   in any mode exactly as the exact value does, because it carries 29 > 2 extra bits and its odd
   last bit stands for the discarded sticky bits.  It also decides inexactness and tininess
   correctly, since a binary32 value or rounding boundary never has its last float64 bit set.
-* Division and square root need no error term: for 24-bit operands the exact quotient or root is
-  either a binary32 rounding boundary (a 25-bit number) itself, in which case float64 represents it
-  exactly, or it is at least 2**-50 (relative) away from every boundary, while the float64 result
-  is within 2**-53 of it.  So the float64 result always lies strictly between the same two
-  boundaries as the exact value, or equals it.  (For a/b the distance to n*2**(e-24) is a nonzero
-  multiple of 2**(e-24-23) divided by b's 24-bit significand; for sqrt(a) it is (a - B*B)/(sqrt(a)+B)
-  with a - B*B a nonzero multiple of 2**(2e-48).)  tests/isa/test_softfloat.py checks this on
-  quotients and roots constructed to fall next to midpoints.
+* Division and square root need no error term.  Let the exact quotient or root x lie in
+  [2**e, 2**(e+1)); the rounding boundaries there (binary32 values and midpoints, at any
+  precision down to subnormal) are multiples of 2**(e-24).  Either x is such a boundary B, and
+  then float64 holds it exactly, or it is at least 2**(e-50) away from every boundary: a/b - B is
+  a nonzero multiple of 2**(e-24) divided by b's significand (< 2**24), and sqrt(a) - B is
+  (a - B*B) / (sqrt(a) + B) with a - B*B a nonzero multiple of 2**(2e-48).  The float64 result is
+  within 2**(e-53) of x, so it lies strictly between the same two boundaries as x, or equals it.
+  Quotients stay within 2**-277 .. 2**277, normal float64 numbers.  tests/isa/test_softfloat.py
+  checks this on quotients and roots built to fall as close to a boundary as 24-bit operands
+  allow.
 * The common case (rm == RNE, result a normal number) is then a single host float64 -> float32
   conversion, which rounds to nearest-even.  Everything else (directed modes, results below the
   smallest normal, overflow) goes through ``_round_slow``, which rounds the float64 with integer
   arithmetic in any mode and derives the flags.
 
-Operands are turned into float64 with integer bit manipulation rather than the host's
-float32 -> float64 conversion, and the host float32 conversion is only used for normal results, so
+The host's float32 <-> float64 conversions are only used on normal numbers (subnormal operands
+are converted with integer arithmetic, results below 2**-126 are rounded by ``_round_slow``), so
 the results do not change if some library in the process turned on the x86 flush-to-zero or
 denormals-are-zero modes.
 """
@@ -67,12 +69,9 @@ _FRAC = 0x007FFFFF
 _QUIET = 0x00400000
 _INF = 0x7F800000
 _MAX_FINITE = 0x7F7FFFFF
+_MIN_NORMAL_BITS = 0x00800000
 _FRAC64 = (1 << 52) - 1
 _TWO_M149 = 2.0**-149
-_MIN_NORMAL = 2.0**-126
-# float64 values at or above this round to infinity under RNE (the midpoint between the largest
-# finite binary32 and 2**128); the fast path stays strictly below it.
-_RNE_OVERFLOW = 2.0**128 - 2.0**103
 
 
 @intrinsic
@@ -104,8 +103,8 @@ def _bits_from_f64(typingctx, value):
 def _rne_to_f32(typingctx, value):
     """Host float64 -> binary32 rounding (round to nearest even); returns (bits as int64, value).
 
-    Only used where the result is known to be a normal number or the exact integer conversion,
-    so the host's flush-to-zero setting cannot matter.
+    _round only keeps the result when it is a normal number, which the host's flush-to-zero
+    setting cannot affect.
     """
     if value != types.float64:
         return None
@@ -118,6 +117,23 @@ def _rne_to_f32(typingctx, value):
         return context.make_tuple(builder, result, (bits, wide))
 
     return result(value), codegen
+
+
+@intrinsic
+def _widen_f32(typingctx, bits):
+    """float64 value of the binary32 pattern in the low 32 bits (bitcast, then host widening).
+
+    Exact for every normal binary32; only called for those, since a host in denormals-are-zero
+    mode would read a subnormal input as zero.
+    """
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        low = builder.trunc(args[0], ir.IntType(32))
+        return builder.fpext(builder.bitcast(low, ir.FloatType()), ir.DoubleType())
+
+    return types.float64(bits), codegen
 
 
 @njit(cache=True)
@@ -144,23 +160,26 @@ def _is_zero(a: int) -> bool:
 def _finite_to_f64(a: int) -> float:
     """Exact float64 value of a finite binary32 pattern.
 
-    Normal numbers are rebuilt by moving the exponent and fraction fields into float64 position
-    (rebias by 1023 - 127 = 896); subnormals are their integer fraction times 2**-149, which is an
-    exact, normal float64 product.
+    Normal numbers use the host conversion; subnormals (and zeros) are their integer fraction
+    times 2**-149, an exact float64 product that does not depend on the host's denormal mode.
     """
     if (a & _EXP) == 0:
         v = float(a & _FRAC) * _TWO_M149
         return -v if a & _SIGN else v
-    return _f64_from_bits(((a & _SIGN) << 32) | (((a & 0x7FFFFFFF) + (896 << 23)) << 29))
+    return _widen_f32(a)
 
 
 @njit(cache=True)
 def _round_up(q: int, rem: int, half: int, negative: bool, rm: int) -> int:
-    """1 if the magnitude q (with discarded part rem out of 2*half) must be incremented under rm."""
+    """1 if the magnitude q (with discarded part rem out of 2*half) must be incremented under rm.
+
+    The RNE case is bit arithmetic rather than `and`/`or`, which would compile to branches on
+    data-dependent bits.
+    """
     if rem == 0:
         return 0
     if rm == RNE:
-        return 1 if rem > half or (rem == half and (q & 1) == 1) else 0
+        return int(rem > half) | (int(rem == half) & q & 1)
     if rm == RDN:
         return 1 if negative else 0
     if rm == RUP:
@@ -223,13 +242,15 @@ def _round_slow(v: float, rm: int) -> tuple[int, int]:
 def _round(v: float, rm: int) -> tuple[int, int]:
     """Round a nonzero float64 that stands for the exact result (see module doc) to binary32.
 
-    Fast path: under RNE a result in the normal range is one host conversion, and it is inexact
-    exactly when converting back does not give v.
+    Fast path: under RNE a result above the smallest normal and below infinity is one host
+    conversion, and it is inexact exactly when converting back does not give v.  The range is
+    checked on the converted bits (one unsigned comparison): a result of exactly 2**-126 may come
+    from a tiny value rounded up, and a zero or infinite one needs the flags of _round_slow, so
+    both take the slow path, as would a subnormal flushed to zero by a host in flush-to-zero mode.
     """
     if rm == RNE:
-        av = abs(v)
-        if _MIN_NORMAL <= av < _RNE_OVERFLOW:
-            bits, back = _rne_to_f32(v)
+        bits, back = _rne_to_f32(v)
+        if _MIN_NORMAL_BITS < (bits & 0x7FFFFFFF) <= _MAX_FINITE:
             return bits, (0 if back == v else NX)
     return _round_slow(v, rm)
 
@@ -240,13 +261,13 @@ def _round_sum(s: float, t: float, rm: int) -> tuple[int, int]:
 
     When t != 0, s is first replaced by s + t rounded to odd: truncation toward zero is s when t
     has s's sign, else s's predecessor (bits - 1 in sign-magnitude), and its last bit is then set.
+    Written without branches because whether a sum is exact, and the sign of its error, are
+    data-dependent coin flips that a branch predictor cannot learn.
     """
-    if t != 0.0:
-        sb = _bits_from_f64(s)
-        if (t < 0.0) != (sb < 0):
-            sb -= 1
-        s = _f64_from_bits(sb | 1)
-    return _round(s, rm)
+    sb = _bits_from_f64(s)
+    inexact = int(t != 0.0)
+    differ = ((sb ^ _bits_from_f64(t)) >> 63) & 1
+    return _round(_f64_from_bits((sb - (differ & inexact)) | inexact), rm)
 
 
 @njit(cache=True)
@@ -352,9 +373,13 @@ def f32_fma(
     return _add_f64(p, z, rm)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def f32_div(a: int, b: int, rm: int) -> tuple[int, int]:
-    """fdiv.s: the float64 quotient stands for the exact one (module doc), so it is just rounded."""
+    """fdiv.s: the float64 quotient stands for the exact one (module doc), so it is just rounded.
+
+    A zero divisor is dealt with before dividing, so numba's Python-style ZeroDivisionError check
+    (error_model="numpy" drops it) would be dead weight in the simulator's loop.
+    """
     sign = (a ^ b) & _SIGN
     if (a & _EXP) == _EXP or (b & _EXP) == _EXP:
         if _is_nan(a) or _is_nan(b):
