@@ -58,7 +58,58 @@ def _run_disasm(args: argparse.Namespace) -> int:
     return 0
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_setup_asm, _setup_disasm]
+# ---- isasim run --------------------------------------------------------------------------------
+GUEST_FAULT = 3
+
+
+def _setup_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run a program (.s or ELF) on the simulated cluster")
+    p.add_argument("program", help="assembly source (.s) or RV32 ELF")
+    p.add_argument("--cores", type=int, help="number of cores (default: from the config)")
+    p.add_argument("--config", default="pulp-open",
+                   help="preset name (pulp-open, gvsoc-2022, single-core) or a TOML file")
+    _xpulp_option(p, None, "Xpulp family (default: the config's, or what the ELF records)")
+    p.add_argument("--max-cycles", type=int, help="stop with a time-out fault after N cycles")
+    p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
+    p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
+    p.set_defaults(run=_run_run)
+
+
+def _run_run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from isasim.config import ConfigError
+    from isasim.machine import LoadError, Machine
+    from traces.term import per_core_table
+
+    overrides = {}
+    if args.cores is not None:
+        overrides["cores"] = args.cores
+    if args.xpulp is not None:
+        overrides["xpulp"] = XPULP[args.xpulp]
+    try:
+        machine = Machine(args.config, **overrides)
+        family = XPULP[args.xpulp] if args.xpulp else None
+        machine.load(args.program, family=family)
+    except (ConfigError, LoadError, ValueError) as e:
+        print(f"isasim run: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    result = machine.run(args.max_cycles)
+    sys.stdout.write(result.stdout)
+    if result.stdout and not result.stdout.endswith("\n"):
+        sys.stdout.write("\n")
+    if not args.quiet:
+        Console(stderr=True).print(per_core_table(result))
+    if args.json:
+        result.save(args.json)
+    if result.fault is not None:
+        print(result.fault.format(), file=sys.stderr)
+        return GUEST_FAULT
+    return result.exit_code & 0xFF
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_setup_asm, _setup_disasm,
+                                                                     _setup_run]
 
 
 def build_parser() -> argparse.ArgumentParser:

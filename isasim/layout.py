@@ -7,6 +7,12 @@ module-level integers as compile-time constants, so the names cost nothing in th
 
 from __future__ import annotations
 
+import numpy as np
+
+# Index arrays with U(i) in compiled code: numba then skips its negative-index wrap-around fix-up
+# (a shift, a mask and a shape load per access), which costs measurably in the hot loop.
+U = np.uint64
+
 # ---- predecoded instruction record: int32[nslots * NF] ------------------------------------------
 F_OP = 0      # engine operation id (isasim.opcodes)
 F_WD = 1      # register-file index written with the result (R_SINK when none / x0)
@@ -23,6 +29,7 @@ F_MEM = 11    # memory access description (MEM_* bit fields), 0 for non-memory i
 F_RD = 12     # raw rd field (hardware-loop index, CSR rd, ...)
 F_WORD = 13   # the instruction word (mtval for illegal instructions)
 F_FP = 14     # 1 if the instruction touches FP state (needs mstatus.FS != Off)
+F_SYM = 15    # id of the symbol (function) the instruction belongs to, for traces
 NF = 16
 
 # F_MEM bit fields: kind (1 load, 2 store) | log2(size) << 2 | signed << 4 | address mode << 5
@@ -49,6 +56,10 @@ RS = 72
 R_F = 32
 R_SINK = 64
 R_ZERO = 65
+# scoreboard entries (RDY): the cycle a register's value is ready, shifted, or'ed with the
+# category a wait for it is charged to
+RDY_SHIFT = 4
+RDY_MASK = (1 << RDY_SHIFT) - 1
 
 # ---- cycle categories: every cycle of every core is charged to exactly one --------------------
 CATEGORIES = ("instr", "load_use", "tcdm_conflict", "ext_mem", "branch", "jump", "fpu_dep",
@@ -69,6 +80,7 @@ PS_STALL = 1      # + category
  CS_CSR_PEND, CS_CSR_VAL, CS_TR_STATE, CS_TR_START, CS_TR_SLOT, CS_TR_SYM, CS_MISC) = range(42)
 CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the guest)
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
+CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD = 85, 86, 87, 88, 89
 NCS = 96
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
@@ -76,7 +88,10 @@ CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 # core status
 ST_RUNNING, ST_PARKED, ST_SLEEPING, ST_HALTED = 0, 1, 2, 3
 # what a sleeping core waits for
-SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA = 1, 2, 3
+SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA, SLEEP_EVENT = 1, 2, 3, 4
+# shared resources a parked core may wait for: TCDM banks 0..31, then these
+RES_FPU = 32          # + shared FPU index
+RES_FDIV = 40         # the cluster's shared divider / square-root unit
 
 # warnings raised inside the loop (bits of CS_WARN), reported once per run
 WARN_POSTINC_RD_EQ_RS1 = 1
@@ -95,26 +110,34 @@ RG_BASE, RG_SIZE, RG_OFF, RG_KIND = 0, 1, 2, 3
 RGW = 4
 RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
 
-# ---- engine configuration numbers: int64[NCFG] ----------------------------------------------------
+# ---- engine configuration numbers: int64[NCFG] ---------------------------------------------
 (K_NCORES, K_BRANCH_PEN, K_JUMP_PEN, K_JALR_DEP, K_LOAD_LAT, K_MUL_LAT, K_MULH_CYC, K_FPU_LAT,
  K_FPU_OTHER_LAT, K_FDIV_LAT, K_MISALIGN_PEN, K_MISALIGN_FAULT, K_EXT_LAT, K_EXT_ST_LAT,
- K_NBANKS, K_POLICY, K_TOHOST, K_FAMILY, K_LP_CSR, K_SIMDEV, K_EU_BASE, K_EU_DEMUX,
- K_BAR_REQ_LAT, K_BAR_WAKE_LAT, K_DMA_BASE, K_DMA_DEMUX, K_DMA_BW, K_DMA_SETUP, K_FPU_SHARED,
- K_CLUSTER_ID, K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST, K_DIV_SHARED, K_TS_BASE,
- K_SIMDEV_SIZE) = range(37)
+ K_NBANKS, K_POLICY, K_TOHOST, K_FAMILY, K_SIMDEV, K_EU_BASE, K_EU_DEMUX, K_BAR_REQ_LAT,
+ K_BAR_WAKE_LAT, K_DMA_BASE, K_DMA_DEMUX, K_DMA_BW, K_DMA_SETUP, K_FPU_SHARED, K_CLUSTER_ID,
+ K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST) = range(33)
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
-# ---- cluster / event state: int64[NCL + ...] ------------------------------------------------------
-(L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END) = range(8)
-L_BANK_RR = 16          # 32 round-robin pointers, one per bank
-L_BANK_WIN = 48         # 32 scratch slots: the winner of each bank in the current cycle
-L_CONF = 80             # 8 x 32 conflict counts (victim core, bank)
-L_CONF_WIN = 336        # 8 x 8 conflict counts (victim core, winning core)
+# ---- cluster / event state: int64[NCL] ---------------------------------------------------
+(L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
+ L_FDIV_BUSY, L_DEVERR, L_NGRANT) = range(12)
+L_BANK_RR = 16          # 64 round-robin pointers, one per resource (banks 0..31, units 32..)
+L_BANK_WIN = 80         # 64 scratch slots: the winner of each resource in the current cycle
+L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
+L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
 L_HIST = 3584           # 8 x 8 ring of the last instruction addresses of each core
 NCL = 4096
+
+# the requester ids of the DMA's two TCDM ports in bank arbitration
+DMA_PORT0 = 8
+NREQ = 10
+
+# trace records: int64[cap * TRW] = (kind, core, start, length or arg, state or arg, slot or arg)
+TRW = 6
+TR_RUN, TR_BAR_ARRIVE, TR_BAR_RELEASE, TR_DMA_START, TR_DMA_END, TR_CONFLICT = range(6)
 
 # events that make the compiled loop return to Python
 (EV_NONE, EV_DONE, EV_MAX_CYCLES, EV_DECODE, EV_FAULT, EV_ECALL, EV_EBREAK, EV_TOHOST,

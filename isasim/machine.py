@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from isasim import devices as D
 from isasim import engine
 from isasim import layout as L
 from isasim.config import ClusterConfig, load_config
@@ -61,6 +62,7 @@ class Machine:
         cfg.validate()
         self.config = cfg
         self.program: Program | None = None
+        self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
 
     # ------------------------------------------------------------------------------------------
     # loading
@@ -103,11 +105,14 @@ class Machine:
         # per-core state
         self.R = np.zeros(n * L.RS, dtype=np.int64)
         self.RDY = np.zeros(n * L.RS, dtype=np.int64)
-        self.RSN = np.zeros(n * L.RS, dtype=np.int64)
         self.CS = np.zeros(n * L.NCS, dtype=np.int64)
         self.CAT = np.zeros(n * L.NCAT, dtype=np.int64)
         self.CL = np.zeros(L.NCL, dtype=np.int64)
-        self.CL[L.L_BANK_WIN:L.L_BANK_WIN + 32] = -1
+        self.CL[L.L_BANK_WIN:L.L_BANK_WIN + 64] = -1
+        self.CL[D.DMA_NEXT_T] = engine.BIG
+        for c in range(8):
+            self.CL[D.DMA_STAGE + 8 * c + 6] = -1
+        self.TR = np.zeros(L.TRW, dtype=np.int64)
         self.OUT = np.zeros(OUT_BUFFER, dtype=np.uint8)
         self.tohost = program.symbols["tohost"].value if "tohost" in program.symbols else None
         self.fromhost = (program.symbols["fromhost"].value if "fromhost" in program.symbols
@@ -125,6 +130,8 @@ class Machine:
             self.CS[b + L.CS_LASTWD] = L.R_SINK
             self.CS[b + L.CS_PCMR] = 0
             self.CS[b + L.CS_PARK_SLOT] = -1
+            self.CS[b + L.CS_TR_STATE] = -1
+            self.CS[b + L.CS_SLEEP_WD] = L.R_SINK
             self.R[c * L.RS + 2] = self.stack_top(c)
             self.R[c * L.RS + 10] = (cfg.cluster_id << 5) | c
         self.csrs = CsrFile(self)
@@ -217,6 +224,12 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     # running
     # ------------------------------------------------------------------------------------------
+    def enable_trace(self, sink, buffer_records: int = 1 << 16) -> None:
+        """Log cycle-state runs and point events; ``sink`` receives int64[n, TRW] chunks."""
+        self.trace_sink = sink
+        self.TR = np.zeros(buffer_records * L.TRW, dtype=np.int64)
+        self.CFG[L.K_TRACE] = 1
+
     def run(self, max_cycles: int | None = None) -> RunResult:
         """Run until every core stopped; never raises for guest faults (see RunResult.fault)."""
         if self.program is None:
@@ -225,11 +238,31 @@ class Machine:
         m = self.mmap
         while self._status == "running":
             ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
-                            self.RDY, self.RSN, self.CS, self.CAT, self.PCS, self.CFG, self.CL,
-                            self.OUT, limit)
+                            self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
+                            self.TR, limit)
             self._handle(int(ev), limit)
         self._drain_output()
+        if self.CFG[L.K_TRACE]:
+            self._close_trace_runs()
+            self._drain_trace()
         return self._result()
+
+    def _close_trace_runs(self) -> None:
+        """Emit every core's open run (the loop only writes runs out when they end)."""
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            if self.CS[b + L.CS_TR_STATE] < 0:
+                continue
+            n = int(self.CL[L.L_TRN])
+            if (n + 1) * L.TRW > self.TR.size:
+                self._drain_trace()
+                n = 0
+            self.TR[n * L.TRW:(n + 1) * L.TRW] = (L.TR_RUN, c, self.CS[b + L.CS_TR_START],
+                                                  self.CS[b + L.CS_TR_LEN],
+                                                  self.CS[b + L.CS_TR_STATE],
+                                                  self.CS[b + L.CS_TR_SLOT])
+            self.CL[L.L_TRN] = n + 1
+            self.CS[b + L.CS_TR_STATE] = -1
 
     def _handle(self, ev: int, limit: int) -> None:
         core = int(self.CL[L.L_EV_CORE])
@@ -267,7 +300,14 @@ class Machine:
             if cause in (L.CAUSE_LOAD_ACCESS, L.CAUSE_STORE_ACCESS, L.CAUSE_LOAD_MISALIGNED,
                          L.CAUSE_STORE_MISALIGNED, L.CAUSE_FETCH_ACCESS):
                 detail = f"address {tval:#010x}"
+            elif cause == L.CAUSE_DEVICE:
+                detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
+                          f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
+            elif cause == L.CAUSE_ILLEGAL:
+                detail = f"instruction word {tval:#010x}"
             self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+        elif ev == L.EV_TRACE_FULL:
+            self._drain_trace()
         elif ev == L.EV_DEADLOCK:
             self._status = "deadlock"
             self._fault = self._report("barrier deadlock", core, pc,
@@ -275,6 +315,21 @@ class Machine:
                                        waiting=self._waiters())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _stored_value(self, core: int, pc: int) -> str:
+        """The value a faulting store was writing (for device-misuse reports)."""
+        slot = self._slot_at(pc)
+        rec = self.code[slot * L.NF:(slot + 1) * L.NF]
+        if int(rec[L.F_MEM]) & L.MEM_KIND_MASK != L.MEM_STORE:
+            return "read"
+        return f"{int(self.R[core * L.RS + int(rec[L.F_S2])]):#x}"
+
+    def _drain_trace(self) -> None:
+        """Hand the engine's event records to the trace sink and empty the buffer."""
+        n = int(self.CL[L.L_TRN])
+        if self.trace_sink is not None and n:
+            self.trace_sink(self.TR[:n * L.TRW].reshape(n, L.TRW).copy())
+        self.CL[L.L_TRN] = 0
 
     def _set_fault(self, kind: str, core: int, pc: int, detail: str = "") -> None:
         self._status = "fault"
@@ -353,7 +408,8 @@ class Machine:
             b = c * L.NCS
             if self.CS[b + L.CS_STATUS] != L.ST_HALTED:
                 self.CS[b + L.CS_STATUS] = L.ST_HALTED
-        engine.finish(self.CS, self.CAT, self.CFG, self.CL)
+        engine.finish(self.CS, self.CAT, self.PCS, self.CL, self.TR, self.CFG, self.code,
+                      self._cap)
         self._status = "exited"
 
     def next_store_hits(self, core: int, addr: int) -> bool:
@@ -425,7 +481,8 @@ class Machine:
             pc = int(self.CS[b + L.CS_PC])
             if st == L.ST_SLEEPING:
                 what = {L.SLEEP_BARRIER: "waits in a barrier", L.SLEEP_WFI: "sleeps in wfi",
-                        L.SLEEP_DMA: "waits for a DMA transfer"}[int(self.CS[b + L.CS_SLEEP])]
+                        L.SLEEP_DMA: "waits for a DMA transfer",
+                        L.SLEEP_EVENT: "waits for an event"}[int(self.CS[b + L.CS_SLEEP])]
                 out.append(f"core {c} {what} at pc {pc:#010x} ({self.disassemble_at(pc)}) "
                            f"since cycle {int(self.CS[b + L.CS_SLEEP_SINCE])}")
             elif st == L.ST_HALTED:
@@ -518,7 +575,8 @@ class Machine:
             profile_count=pcs[:, :, L.PS_COUNT].copy(),
             profile_stall=pcs[:, :, L.PS_STALL:L.PS_STALL + L.NCAT].copy(),
             conflicts=self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:n, :nb].copy(),
-            conflict_winners=self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 64].reshape(8, 8)[:n, :n].copy(),
+            conflict_winners=self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 8 * L.NREQ]
+            .reshape(8, L.NREQ)[:n, list(range(n)) + [L.DMA_PORT0, L.DMA_PORT0 + 1]].copy(),
             perf={name: perf[:, i].copy() for i, name in enumerate(L.PCER_NAMES)},
             x=self.R.reshape(n, L.RS)[:, :32].astype(np.uint32),
             f=self.R.reshape(n, L.RS)[:, 32:64].astype(np.uint32),

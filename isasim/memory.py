@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from isasim import layout as L
+from isasim.layout import U
 
 
 @dataclass(frozen=True)
@@ -78,55 +79,55 @@ class MemoryMap:
         self.mem8[o:o + len(data)] = np.frombuffer(data, dtype=np.uint8)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def translate(regions, addr, size):
     """(byte offset or -1, region kind or -1) for an access of ``size`` bytes at ``addr``."""
     n = regions.size // L.RGW
     for i in range(n):
-        d = addr - regions[i * L.RGW + L.RG_BASE]
-        if 0 <= d and d + size <= regions[i * L.RGW + L.RG_SIZE]:
-            kind = regions[i * L.RGW + L.RG_KIND]
+        d = addr - regions[U(i * L.RGW + L.RG_BASE)]
+        if 0 <= d and d + size <= regions[U(i * L.RGW + L.RG_SIZE)]:
+            kind = regions[U(i * L.RGW + L.RG_KIND)]
             if kind == L.RK_PERIPH:
                 return d, kind
-            return regions[i * L.RGW + L.RG_OFF] + d, kind
+            return regions[U(i * L.RGW + L.RG_OFF)] + d, kind
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def load(mem8, mem16, mem32, off, lsz, signed):
     """Load 1 << lsz bytes at byte offset ``off`` as a 32-bit pattern (misaligned allowed)."""
     if lsz == 2:
         if off & 3 == 0:
-            return np.int64(mem32[off >> 2])
-        return (np.int64(mem8[off]) | np.int64(mem8[off + 1]) << 8
-                | np.int64(mem8[off + 2]) << 16 | np.int64(mem8[off + 3]) << 24)
+            return np.int64(mem32[U(off >> 2)])
+        return (np.int64(mem8[U(off)]) | np.int64(mem8[U(off + 1)]) << 8
+                | np.int64(mem8[U(off + 2)]) << 16 | np.int64(mem8[U(off + 3)]) << 24)
     if lsz == 1:
         if off & 1 == 0:
-            v = np.int64(mem16[off >> 1])
+            v = np.int64(mem16[U(off >> 1)])
         else:
-            v = np.int64(mem8[off]) | np.int64(mem8[off + 1]) << 8
+            v = np.int64(mem8[U(off)]) | np.int64(mem8[U(off + 1)]) << 8
         if signed and v & 0x8000:
             v |= 0xFFFF0000
         return v
-    v = np.int64(mem8[off])
+    v = np.int64(mem8[U(off)])
     if signed and v & 0x80:
         v |= 0xFFFFFF00
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(mem8, mem16, mem32, off, lsz, value):
     if lsz == 2:
         if off & 3 == 0:
-            mem32[off >> 2] = value & 0xFFFFFFFF
+            mem32[U(off >> 2)] = value & 0xFFFFFFFF
         else:
             for i in range(4):
-                mem8[off + i] = (value >> (8 * i)) & 0xFF
+                mem8[U(off + i)] = (value >> (8 * i)) & 0xFF
     elif lsz == 1:
         if off & 1 == 0:
-            mem16[off >> 1] = value & 0xFFFF
+            mem16[U(off >> 1)] = value & 0xFFFF
         else:
-            mem8[off] = value & 0xFF
-            mem8[off + 1] = (value >> 8) & 0xFF
+            mem8[U(off)] = value & 0xFF
+            mem8[U(off + 1)] = (value >> 8) & 0xFF
     else:
-        mem8[off] = value & 0xFF
+        mem8[U(off)] = value & 0xFF

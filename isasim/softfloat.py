@@ -548,3 +548,52 @@ def u32_to_f32(x: int, rm: int) -> tuple[int, int]:
     if x == 0:
         return 0, 0
     return _round(float(x), rm)
+
+
+# ---- inline fast path for the simulator's hot loop ---------------------------------------------
+_FAST_MIN = 2.0**-126                 # smallest normal binary32
+_FAST_MAX = 2.0**128 - 2.0**103       # RNE overflow threshold (see _RNE_OVERFLOW reasoning)
+
+
+@njit(cache=True, inline="always")
+def fast_operand(x: int) -> bool:
+    """True for the operands the fast path takes: normal numbers and zeros."""
+    e = x & _EXP
+    return (e != 0 and e != _EXP) or (x & 0x7FFFFFFF) == 0
+
+
+@njit(cache=True, inline="always")
+def fast_to_f64(x: int) -> float:
+    """float64 value of a normal or zero binary32 pattern (rebias the exponent by 896)."""
+    m = x & 0x7FFFFFFF
+    hi = (x & _SIGN) << 32
+    if m == 0:
+        return _f64_from_bits(hi)
+    return _f64_from_bits(hi | ((m + (896 << 23)) << 29))
+
+
+@njit(cache=True, inline="always")
+def fma_fast_rne(p_a: float, p_b: float, z: float) -> tuple[bool, int, int]:
+    """RNE binary32 result of p_a * p_b + z for exact binary32 inputs: (ok, bits, flags).
+
+    The same method as f32_fma (exact product, TwoSum, round to odd, one host conversion),
+    inlined into the caller for the common case only: ok is False when the result is not a
+    normal binary32 or zero, or would overflow, and the caller then takes the general functions.
+    An exact zero gets the sign IEEE 754 gives it under RNE, which is the host's own sum's sign.
+    """
+    p = p_a * p_b
+    s = p + z
+    if s == 0.0:
+        return True, (_SIGN if _bits_from_f64(s) < 0 else 0), 0
+    av = abs(s)
+    if not (_FAST_MIN <= av < _FAST_MAX):
+        return False, 0, 0
+    bb = s - p
+    t = (p - (s - bb)) + (z - bb)
+    if t != 0.0:
+        sb = _bits_from_f64(s)
+        if (t < 0.0) != (sb < 0):
+            sb -= 1
+        s = _f64_from_bits(sb | 1)
+    bits, back = _rne_to_f32(s)
+    return True, bits, (NX if t != 0.0 or back != s else 0)
