@@ -108,8 +108,55 @@ def _run_run(args: argparse.Namespace) -> int:
     return result.exit_code & 0xFF
 
 
+# ---- isasim config show -------------------------------------------------------------------------
+def _setup_config(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("config", help="show a cluster configuration")
+    csub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    show = csub.add_parser("show", help="print every number of a preset or config file")
+    show.add_argument("config", nargs="?", default="pulp-open",
+                      help="preset name or TOML file (default: pulp-open)")
+    show.set_defaults(run=_run_config_show)
+    lst = csub.add_parser("list", help="list the presets")
+    lst.set_defaults(run=_run_config_list)
+
+
+def _run_config_show(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from isasim.config import FIELD_DOCS, ConfigError, load_config
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        print(f"isasim config: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    table = Table(title=f"cluster configuration {cfg.name!r}")
+    table.add_column("setting")
+    table.add_column("value", justify="right")
+    table.add_column("meaning")
+    for f in dataclasses.fields(cfg):
+        if f.name == "extra":
+            continue
+        v = getattr(cfg, f.name)
+        shown = f"{v:#x}" if isinstance(v, int) and f.name.endswith("_base") else str(v)
+        table.add_row(f.name, shown, FIELD_DOCS.get(f.name, ""))
+    Console().print(table)
+    return 0
+
+
+def _run_config_list(args: argparse.Namespace) -> int:
+    from isasim.config import load_preset, preset_names
+
+    for name in preset_names():
+        print(f"{name:12s} {load_preset(name).cores} cores")
+    return 0
+
+
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_setup_asm, _setup_disasm,
-                                                                     _setup_run]
+                                                                     _setup_run, _setup_config]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,122 @@
+"""The kernel catalogue: which kernels exist, where their code is, what they take.
+
+Data lives in ``asm_kernels/*.toml``: ``structs.toml`` declares argument structures, and every
+other file declares ``[[kernel]]`` entries:
+
+    name        unique kernel name (the runner's key)
+    file        assembly file in asm_kernels/ that defines it
+    entry       its global entry symbol
+    family      matmul | depthwise | im2col | transpose | elementwise | loss | optimizer | ...
+    args        name of its argument structure (structs.toml)
+    unroll      [U, V]: output block computed per inner loop (matmul-like kernels)
+    parallel    dimension split over cores: N, M, channels, elements, rows, ...
+    constraints list of conditions on the arguments, e.g. ["K >= 2"] (Python expressions)
+    doc         one line: what it computes
+
+Every kernel is an SPMD function: all cores call it with the argument pointer in a0 and the
+number of cores in a1 (the hart id comes from mhartid); it takes its slice, returns with ``ret``,
+follows the ilp32f calling convention (s0-s11, fs0-fs11 and sp preserved) and never waits in a
+barrier itself (the caller does).
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+
+FIELD_KINDS = ("ptr", "i32", "f32")
+
+
+class CatalogueError(ValueError):
+    """A mistake in the catalogue data."""
+
+
+@dataclass(frozen=True)
+class Struct:
+    name: str
+    fields: tuple[tuple[str, str], ...]     # (name, kind)
+
+    @property
+    def size(self) -> int:
+        return 4 * len(self.fields)
+
+    def offset(self, field_name: str) -> int:
+        for i, (n, _) in enumerate(self.fields):
+            if n == field_name:
+                return 4 * i
+        raise KeyError(f"struct {self.name} has no field {field_name!r}")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    file: str
+    entry: str
+    family: str
+    args: Struct
+    unroll: tuple[int, ...] = (1, 1)
+    parallel: str = ""
+    constraints: tuple[str, ...] = ()
+    doc: str = ""
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def source(self) -> str:
+        return resources.files("asm_kernels").joinpath(self.file).read_text()
+
+    def violated(self, values: dict[str, int | float]) -> str | None:
+        """The first constraint the argument values break, or None."""
+        for cond in self.constraints:
+            if not eval(cond, {"__builtins__": {}}, dict(values)):  # noqa: S307 - catalogue data
+                return cond
+        return None
+
+
+@functools.cache
+def structs() -> dict[str, Struct]:
+    data = tomllib.loads(resources.files("asm_kernels").joinpath("structs.toml").read_text())
+    out = {}
+    for name, spec in data.get("struct", {}).items():
+        fields = []
+        for f in spec["fields"]:
+            fname, _, kind = f.partition(":")
+            if kind not in FIELD_KINDS:
+                raise CatalogueError(f"struct {name}: field {f!r}: kind must be one of "
+                                     f"{FIELD_KINDS}")
+            fields.append((fname, kind))
+        out[name] = Struct(name, tuple(fields))
+    return out
+
+
+@functools.cache
+def catalogue() -> dict[str, Kernel]:
+    """Every kernel of every catalogue file, by name."""
+    known = {"name", "file", "entry", "family", "args", "unroll", "parallel", "constraints",
+             "doc"}
+    out: dict[str, Kernel] = {}
+    files = sorted(r for r in resources.files("asm_kernels").iterdir()
+                   if r.name.endswith(".toml") and r.name != "structs.toml")
+    for res in files:
+        for spec in tomllib.loads(res.read_text()).get("kernel", []):
+            where = f"{res.name}: kernel {spec.get('name', '?')}"
+            unknown = set(spec) - known
+            if unknown:
+                raise CatalogueError(f"{where}: unknown keys {sorted(unknown)}")
+            if spec["name"] in out:
+                raise CatalogueError(f"{where}: defined twice")
+            if spec["args"] not in structs():
+                raise CatalogueError(f"{where}: unknown argument struct {spec['args']!r}")
+            out[spec["name"]] = Kernel(
+                name=spec["name"], file=spec["file"], entry=spec["entry"],
+                family=spec["family"], args=structs()[spec["args"]],
+                unroll=tuple(spec.get("unroll", (1, 1))), parallel=spec.get("parallel", ""),
+                constraints=tuple(spec.get("constraints", ())), doc=spec.get("doc", ""))
+    return out
+
+
+def kernel(name: str) -> Kernel:
+    try:
+        return catalogue()[name]
+    except KeyError:
+        raise KeyError(f"no kernel {name!r}; known: {', '.join(sorted(catalogue()))}") from None
