@@ -91,6 +91,14 @@ class Machine:
                                 f"in the memory map")
             self.mmap.write(seg.addr, seg.data)
         self._check_stacks(program)
+        # symbols that name code, for per-function trace slices (ids index symbol_names)
+        code_syms = sorted((s.value, s.binding != "global", name)
+                           for name, s in program.symbols.items()
+                           if s.section is not None and program.section_at(s.value) is not None
+                           and program.section_at(s.value).executable
+                           and not name.startswith(".L"))
+        self._sym_addr = [v for v, _, _ in code_syms]
+        self.symbol_names = [n for _, _, n in code_syms]
         # predecode: pcmap (halfword -> slot), records, per-slot properties
         self.pcmap = np.full(self.mmap.mem8.size // 2 + 2, -1, dtype=np.int32)
         self.code = np.zeros(0, dtype=np.int32)
@@ -197,7 +205,7 @@ class Machine:
             else:
                 truncated = True
         d = None if truncated else self.isa.decode(word)
-        rec = record(d) if d is not None else illegal_record(word)
+        rec = record(d, self.symbol_id(addr)) if d is not None else illegal_record(word)
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
         self._records.append(rec)
@@ -207,6 +215,12 @@ class Machine:
             if len(self.slot_pc) > self._cap:
                 self._grow_profile()
         return slot
+
+    def symbol_id(self, addr: int) -> int:
+        """Index in ``symbol_names`` of the code symbol at or before ``addr`` (-1: none)."""
+        import bisect
+
+        return bisect.bisect_right(self._sym_addr, addr) - 1
 
     def _flush_records(self) -> None:
         if self._records:

@@ -56,6 +56,7 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
     if "rd" in sources:
         rec[L.F_S3] = sources["rd"]
     rec[L.F_FP] = int(any(f.kind == "freg" for f in e.fields.values()) or e.extension == "f")
+    rec[L.F_SYM] = symbol_id
     return rec
 
 
