@@ -314,10 +314,13 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap):
 def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
     """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
 
-    Returns 0 when some core can run again, else the event that ends the run.
+    One pass finds the earliest cycle and the set of cores acting in it (a bit mask); only
+    those are then woken, arbitrated and granted.  Returns 0 when some core can run again,
+    else the event that ends the run.
     """
     n = CFG[U(L.K_NCORES)]
     tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
+    group = 0
     for i in range(n):
         b = i * L.NCS
         st = CS[U(b + L.CS_STATUS)]
@@ -329,6 +332,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             continue
         if ti < tmin:
             tmin = ti
+            group = 1 << i
+        elif ti == tmin:
+            group |= 1 << i
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap)
     if tmin > max_cycles:
@@ -336,10 +342,15 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     CL[U(L.L_NOW)] = tmin
     policy = CFG[U(L.K_POLICY)]
     nbm = CFG[U(L.K_NBANKS)] - 1
-    # wake-ups due now: the wait's loaded value arrives with the core
+    tracing = CFG[U(L.K_TRACE)] != 0
+    ngrant = 0
+    contested = False
+    # wake-ups due now (the wait's loaded value arrives with the core); note contested banks
     for i in range(n):
+        if group >> i & 1 == 0:
+            continue
         b = i * L.NCS
-        if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING and CS[U(b + L.CS_WAKE_T)] == tmin:
+        if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING:
             kind = CS[U(b + L.CS_SLEEP)]
             cat = L.C_IDLE
             if kind == L.SLEEP_BARRIER:
@@ -356,24 +367,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_T)] = tmin
             CS[U(b + L.CS_WAKE_T)] = BIG
-            if CFG[U(L.K_TRACE)] and kind == L.SLEEP_BARRIER:
+            ngrant += 1
+            group &= ~(1 << i)
+            if tracing and kind == L.SLEEP_BARRIER:
                 D.trace_event(TR, CL, L.TR_BAR_RELEASE, i, tmin, 0, 0)
-    # requests of this cycle: the DMA's beat (two ports) and the parked cores
-    dma_req = CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] == tmin
-    dbank0 = -1
-    dbank1 = -1
-    if dma_req:
-        daddr, dn = D.dma_beat_plan(CL, CFG)
-        dbank0 = (daddr >> 2) & nbm
-        if dn > 4:
-            dbank1 = ((daddr >> 2) + 1) & nbm
-        if policy != L.POLICY_NONE:
-            CL[U(L.L_BANK_WIN + dbank0)] = L.DMA_PORT0
-            if dbank1 >= 0:
-                CL[U(L.L_BANK_WIN + dbank1)] = L.DMA_PORT0 + 1
-    for i in range(n):
-        b = i * L.NCS
-        if CS[U(b + L.CS_STATUS)] != L.ST_PARKED or CS[U(b + L.CS_PARK_T)] != tmin:
             continue
         res = CS[U(b + L.CS_PARK_RES)]
         if res < 0 or policy == L.POLICY_NONE:
@@ -384,17 +381,40 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         w = CL[U(win)]
         if w < 0:
             CL[U(win)] = i
-        elif policy == L.POLICY_ROUND_ROBIN:
-            rr = CL[U(L.L_BANK_RR + res)]
-            if (i - rr) % L.NREQ < (w - rr) % L.NREQ:
-                CL[U(win)] = i
-        elif w < L.DMA_PORT0 and CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
-            CL[U(win)] = i   # FIFO: the older request wins; the DMA is never younger
-    # the DMA beat goes ahead if it kept both of its banks
+        else:
+            contested = True
+            if policy == L.POLICY_ROUND_ROBIN:
+                rr = CL[U(L.L_BANK_RR + res)]
+                if (i - rr) % L.NREQ < (w - rr) % L.NREQ:
+                    CL[U(win)] = i
+            elif CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
+                CL[U(win)] = i   # FIFO: the older request wins
+    # the DMA's beat (two ports) competes for its banks
+    dma_req = CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] == tmin
     if dma_req:
-        ok = policy == L.POLICY_NONE or (
-            CL[U(L.L_BANK_WIN + dbank0)] == L.DMA_PORT0
-            and (dbank1 < 0 or CL[U(L.L_BANK_WIN + dbank1)] == L.DMA_PORT0 + 1))
+        daddr, dn = D.dma_beat_plan(CL, CFG)
+        dbank0 = (daddr >> 2) & nbm
+        dbank1 = ((daddr >> 2) + 1) & nbm if dn > 4 else -1
+        ok = True
+        if policy != L.POLICY_NONE:
+            for k in range(2):
+                bank = dbank0 if k == 0 else dbank1
+                if bank < 0:
+                    continue
+                w = CL[U(L.L_BANK_WIN + bank)]
+                if w < 0:
+                    CL[U(L.L_BANK_WIN + bank)] = L.DMA_PORT0 + k
+                    continue
+                contested = True
+                port = L.DMA_PORT0 + k
+                if policy == L.POLICY_ROUND_ROBIN:
+                    rr = CL[U(L.L_BANK_RR + bank)]
+                    if (port - rr) % L.NREQ < (w - rr) % L.NREQ:
+                        CL[U(L.L_BANK_WIN + bank)] = port
+                    else:
+                        ok = False
+                else:
+                    CL[U(L.L_BANK_WIN + bank)] = port   # FIFO: the DMA is never younger
         if ok:
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
             if policy == L.POLICY_ROUND_ROBIN:
@@ -403,17 +423,16 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                     CL[U(L.L_BANK_RR + dbank1)] = L.DMA_PORT0 + 2
         else:
             CL[U(D.DMA_NEXT_T)] = tmin + 1
-        CL[U(L.L_BANK_WIN + dbank0)] = -1
-        if dbank1 >= 0:
-            CL[U(L.L_BANK_WIN + dbank1)] = -1
-    ngrant = 0
+            # the ports that lost stay out of the winner table
+            for k in range(2):
+                bank = dbank0 if k == 0 else dbank1
+                if bank >= 0 and CL[U(L.L_BANK_WIN + bank)] == L.DMA_PORT0 + k:
+                    CL[U(L.L_BANK_WIN + bank)] = -1
+    # grant the winners (everybody when nothing was contested), make the losers retry
     for i in range(n):
+        if group >> i & 1 == 0:
+            continue
         b = i * L.NCS
-        if CS[U(b + L.CS_STATUS)] == L.ST_RUNNING:
-            ngrant += 1       # woken now
-            continue
-        if CS[U(b + L.CS_STATUS)] != L.ST_PARKED or CS[U(b + L.CS_PARK_T)] != tmin:
-            continue
         res = CS[U(b + L.CS_PARK_RES)]
         if res == L.RES_FDIV and CL[U(L.L_FDIV_BUSY)] > tmin:
             # the shared divider is busy: wait for it
@@ -422,28 +441,40 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, CS[U(b + L.CS_PARK_SLOT)],
                    L.C_FPU_STRUCT, tmin, wait)
             continue
-        w = i if res < 0 or policy == L.POLICY_NONE else CL[U(L.L_BANK_WIN + res)]
+        w = i
+        if res >= 0 and policy != L.POLICY_NONE:
+            w = CL[U(L.L_BANK_WIN + res)]
+            if w == i or w < 0:
+                CL[U(L.L_BANK_RR + res)] = i + 1
+                w = i
         if w == i:
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_GRANTED)] = 1
             CS[U(b + L.CS_T)] = tmin
             ngrant += 1
-            if res >= 0:
-                CL[U(L.L_BANK_RR + res)] = i + 1
         else:
             CS[U(b + L.CS_PARK_T)] = tmin + 1
             cat = L.C_TCDM if res < 32 else L.C_FPU_STRUCT
-            charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, CS[U(b + L.CS_PARK_SLOT)], cat,
-                   tmin, 1)
+            pslot = CS[U(b + L.CS_PARK_SLOT)]
+            CAT[U(i * L.NCAT + cat)] += 1
+            PCS[U((i * cap + pslot) * L.NPS + L.PS_STALL + cat)] += 1
+            if tracing:
+                trace_run(TR, CL, CS, i, tmin, 1, cat, pslot, code[U(pslot * L.NF + L.F_SYM)])
             if res < 32:
                 CL[U(L.L_CONF + i * 32 + res)] += 1
                 CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
-                if CFG[U(L.K_TRACE)]:
+                if tracing:
                     D.trace_event(TR, CL, L.TR_CONFLICT, i, tmin, res, w)
+    # clear the winner table entries this cycle used
     for i in range(n):
-        res = CS[U(i * L.NCS + L.CS_PARK_RES)]
-        if res >= 0:
-            CL[U(L.L_BANK_WIN + res)] = -1
+        if group >> i & 1:
+            res = CS[U(i * L.NCS + L.CS_PARK_RES)]
+            if res >= 0:
+                CL[U(L.L_BANK_WIN + res)] = -1
+    if dma_req:
+        CL[U(L.L_BANK_WIN + dbank0)] = -1
+        if dbank1 >= 0:
+            CL[U(L.L_BANK_WIN + dbank1)] = -1
     CL[U(L.L_NGRANT)] = ngrant
     return 0
 
@@ -618,7 +649,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             s = CS[U(cb + L.CS_FPUBUSY)]
             reason = L.C_FPU_STRUCT
         if s > t:
-            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, reason, t, s - t)
+            # charge in place: a call here (even inlined) costs numba reference counting
+            CAT[U(c * L.NCAT + reason)] += s - t
+            PCS[U((pb + slot) * L.NPS + L.PS_STALL + reason)] += s - t
+            if tracing:
+                trace_run(TR, CL, CS, c, t, s - t, reason, slot, code[U(k + L.F_SYM)])
             t = s
         a = R[U(rb + s1)]
         bv = R[U(rb + s2)]
@@ -931,7 +966,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         if tracing:
             trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
         if pen != 0:
-            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, pcat, s + 1, pen)
+            CAT[U(c * L.NCAT + pcat)] += pen
+            PCS[U((pb + slot) * L.NPS + L.PS_STALL + pcat)] += pen
+            if tracing:
+                trace_run(TR, CL, CS, c, s + 1, pen, pcat, slot, code[U(k + L.F_SYM)])
         instret += 1
         t = s + 1 + pen
         pc = npc
