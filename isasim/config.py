@@ -61,10 +61,8 @@ class ClusterConfig:
     barrier_req_latency: int = 6
     barrier_wakeup_latency: int = 2
     dma_bandwidth: int = 8
-    dma_burst: int = 256
     dma_setup_cycles: int = 4
     fpu_sharing: str = "private"
-    shared_fpus: int = 4
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -122,9 +120,17 @@ class ClusterConfig:
                      "misaligned_penalty", "dma_setup_cycles"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
-        for name in ("mulh_cycles", "fdiv_latency", "dma_bandwidth", "dma_burst"):
+        for name in ("mulh_cycles", "fdiv_latency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
+        if not 1 <= self.dma_bandwidth <= 8:
+            # a beat uses the DMA's two 32-bit TCDM ports (xpulp-spec C.4): wider beats would
+            # touch banks that were never arbitrated
+            raise ConfigError(f"dma_bandwidth must be 1..8 bytes per cycle, got "
+                              f"{self.dma_bandwidth}")
+        if not 0 <= self.cluster_id < 64:
+            raise ConfigError(f"cluster_id must be 0..63 (mhartid bits 10..5), got "
+                              f"{self.cluster_id}")
 
     def engine_array(self, tohost: int = -1) -> np.ndarray:
         """The numbers the compiled loop reads (``layout.K_*``)."""
@@ -156,7 +162,6 @@ class ClusterConfig:
         k[L.K_DMA_DEMUX] = self.dma_demux
         k[L.K_DMA_BW] = self.dma_bandwidth
         k[L.K_DMA_SETUP] = self.dma_setup_cycles
-        k[L.K_DMA_BURST] = self.dma_burst
         k[L.K_FPU_SHARED] = int(self.fpu_sharing == "gvsoc4")
         k[L.K_CLUSTER_ID] = self.cluster_id
         k[L.K_TCDM_BASE] = self.tcdm_base
@@ -194,13 +199,12 @@ FIELD_DOCS: dict[str, str] = {
     "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",
     "l2_store_latency": "extra cycles of a store to L2 / external memory (ext_mem)",
-    "barrier_req_latency": "event-unit request latency of a barrier wait (GVSoC: 6)",
-    "barrier_wakeup_latency": "cycles from the barrier event to the core running (GVSoC: 2)",
-    "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM (mchan: 8)",
-    "dma_burst": "DMA burst size in bytes",
-    "dma_setup_cycles": "cycles from the command's last word to the first data beat",
+    "barrier_req_latency": "event-unit request latency of every p.elw wait: barrier, DMA or "
+                           "software event (GVSoC: 6)",
+    "barrier_wakeup_latency": "cycles from the awaited event to the core running (GVSoC: 2)",
+    "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM (mchan: 8, two 32-bit TCDM ports)",
+    "dma_setup_cycles": "idle cycles between the command's last word and its first data beat",
     "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per cluster",
-    "shared_fpus": "number of shared FPUs when fpu_sharing = gvsoc4",
     "max_cycles": "default cycle limit of a run",
 }
 

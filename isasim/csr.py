@@ -144,9 +144,12 @@ class CsrFile:
                     lambda c, v: self._write_pcer(c, v))
         self._field(names["pcmr"], lambda c: self._cs(c, L.CS_PCMR),
                     lambda c, v: self._write_pcmr(c, v))
-        for n in range(32):
+        for n in range(31):
             self._field(0x780 + n, lambda c, i=n: self.pccr(c, i),
                         lambda c, v, i=n: self._write_pccr(c, i, v))
+        # a write to PCCR31 sets every counter: how the PULP runtime resets them all
+        # (cpu_perf_setall, behind pi_perf_reset)
+        self._field(0x780 + 31, lambda c: self.pccr(c, 31), self._write_all_pccr)
 
     def _counting(self, c: int, event: int) -> bool:
         return bool(self._cs(c, L.CS_PCMR) & 1) and bool(self._cs(c, L.CS_PCER) >> event & 1)
@@ -163,6 +166,10 @@ class CsrFile:
             self._set(c, L.CS_PERF_BASE + event, self.m.perf_counter(c, event) - v)
         else:
             self._set(c, L.CS_PERF_BASE + event, v)
+
+    def _write_all_pccr(self, c: int, v: int) -> None:
+        for e in range(32):
+            self._write_pccr(c, e, v)
 
     def _rebase(self, c: int, before: list[bool]) -> None:
         """Switch counters between frozen (value kept) and live (baseline kept)."""
@@ -206,7 +213,9 @@ class CsrFile:
             new = old | operand
         else:
             new = old & ~operand
-        if (csr >> 10) & 3 == 3:    # read-only range (cycle, mhartid, ...)
+        # read-only range 0xC00-0xFFF (cycle, mhartid, ...), except RI5CY's PCER/PCMR at
+        # 0xCC0/0xCC1, which PULP software writes (pi_perf_conf, pi_perf_start)
+        if (csr >> 10) & 3 == 3 and not (self.family == "xpulpv2" and csr in (0xCC0, 0xCC1)):
             raise IllegalCsr
         write = self.writers.get(csr)
         if write is None:

@@ -26,6 +26,9 @@ Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
   external address, and for 2-D the line length and the external stride; 0x4 STATUS — a read
   gives the mask of busy ids, a write frees ids.  Transfers run in order at ``dma_bandwidth``
   bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is arbitrated with the cores.
+  Each command word is checked when it is written (length and 2-D line length non-zero and
+  multiples of 4, TCDM address word aligned and the TCDM side inside the TCDM, the external
+  side inside L2 / RAM), so a bad transfer ends the run at the store that asked for it.
 * simulator device at ``simdev_base``: +0x0 putchar (store a byte), +0x4 exit (store: this core
   stops with that code).
 """
@@ -68,12 +71,15 @@ DMA_END = DMA_Q + DMA_QUEUE * QW
 
 # error codes reported with DEV_FAULT
 (DEVERR_NONE, DEVERR_UNMAPPED, DEVERR_READ_ONLY, DEVERR_DMA_RANGE, DEVERR_DMA_ALIGN,
- DEVERR_DMA_QUEUE, DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH) = range(9)
+ DEVERR_DMA_QUEUE, DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH,
+ DEVERR_DMA_TCDM_RANGE) = range(10)
 DEVERR_TEXT = (
     "", "no device register at this address", "write to a read-only device register",
-    "DMA transfer outside L2/TCDM", "DMA TCDM address or length not word aligned",
-    "DMA command queue full (16 transfers)", "no such hardware barrier",
-    "core is not in the barrier's trigger mask", "DMA transfer of length 0",
+    "DMA external address range (address + (lines - 1) * stride + line) outside L2 / RAM",
+    "DMA TCDM address, length or 2-D line length not a multiple of 4 bytes",
+    "DMA command queue full (16 transfers)", "no such hardware barrier (0..8)",
+    "core is not in the barrier's trigger mask", "DMA transfer or 2-D line of length 0",
+    "DMA TCDM address range (address + length) outside the TCDM",
 )
 BIG = 1 << 62
 
@@ -156,8 +162,10 @@ def barrier_arrive(CL, CS, CFG, c, bid, t, ncores):
 @njit(cache=True)
 def eu_access(c, off, is_store, value, t, CFG, CS, CL):
     ncores = CFG[U(L.K_NCORES)]
-    if 0x200 <= off < 0x200 + 0x20 * N_BARRIERS:
+    if 0x200 <= off < 0x400:
         bid = (off - 0x200) >> 5
+        if bid >= N_BARRIERS:
+            return fault(CL, DEVERR_BARRIER_ID)
         reg = off & 0x1F
         base = BAR + 3 * bid
         if reg == 0x00:
@@ -250,6 +258,36 @@ def dma_alloc_id(CL):
 
 
 @njit(cache=True)
+def dma_check(CL, st, n, need, regions):
+    """DEVERR code for a command whose word ``n`` (1-based) was just pushed; 0 when fine.
+
+    Each word is checked as it arrives, so a fault report names the store that wrote the bad
+    value (the command word for the length, the TCDM address for its alignment and range, the
+    2-D line length, and the last word for the external range, which needs every field).
+    """
+    length = CL[U(st + 1)] & 0x1FFFF
+    v = CL[U(st + n)]
+    if n == 1 or n == 4:        # the length, or the 2-D line length
+        size = length if n == 1 else v
+        if size == 0:
+            return DEVERR_DMA_LENGTH
+        if size & 3:
+            return DEVERR_DMA_ALIGN
+    elif n == 2:                # the TCDM address
+        if v & 3:
+            return DEVERR_DMA_ALIGN
+        if not in_ram(regions, v, length, True):
+            return DEVERR_DMA_TCDM_RANGE
+    if n == need:
+        line = CL[U(st + 4)] if need == 5 else length
+        stride = CL[U(st + 5)] if need == 5 else length
+        nlines = (length + line - 1) // line
+        if not in_ram(regions, CL[U(st + 3)], (nlines - 1) * stride + line, False):
+            return DEVERR_DMA_RANGE
+    return DEVERR_NONE
+
+
+@njit(cache=True)
 def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     st = DMA_STAGE + 8 * c
     if off == 0x4:
@@ -268,25 +306,21 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     n += 1
     cmd = CL[U(st + 1)]
     need = 5 if cmd & (1 << 19) else 3
+    err = dma_check(CL, st, n, need, regions)
+    if err != DEVERR_NONE:
+        CL[U(st)] = 0
+        return fault(CL, err)
     if n < need:
         CL[U(st)] = n
         return 0, DEV_OK
     CL[U(st)] = 0
+    if CL[U(DMA_COUNT)] >= DMA_QUEUE:
+        return fault(CL, DEVERR_DMA_QUEUE)
     length = cmd & 0x1FFFF
     loc = CL[U(st + 2)]
     ext = CL[U(st + 3)]
     line = CL[U(st + 4)] if need == 5 else length
     stride = CL[U(st + 5)] if need == 5 else length
-    if length == 0 or line == 0:
-        return fault(CL, DEVERR_DMA_LENGTH)
-    if loc & 3 or length & 3:
-        return fault(CL, DEVERR_DMA_ALIGN)
-    nlines = (length + line - 1) // line
-    if not in_ram(regions, loc, length, True) or not in_ram(
-            regions, ext, (nlines - 1) * stride + line, False):
-        return fault(CL, DEVERR_DMA_RANGE)
-    if CL[U(DMA_COUNT)] >= DMA_QUEUE:
-        return fault(CL, DEVERR_DMA_QUEUE)
     slot = (CL[U(DMA_HEAD)] + CL[U(DMA_COUNT)]) % DMA_QUEUE
     q = DMA_Q + slot * QW
     # the id: the one this core allocated with a CMD read, else a fresh one

@@ -344,8 +344,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     nbm = CFG[U(L.K_NBANKS)] - 1
     tracing = CFG[U(L.K_TRACE)] != 0
     ngrant = 0
-    contested = False
-    # wake-ups due now (the wait's loaded value arrives with the core); note contested banks
+    # wake-ups due now (the wait's loaded value arrives with the core), then bank claims
     for i in range(n):
         if group >> i & 1 == 0:
             continue
@@ -382,7 +381,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if w < 0:
             CL[U(win)] = i
         else:
-            contested = True
             if policy == L.POLICY_ROUND_ROBIN:
                 rr = CL[U(L.L_BANK_RR + res)]
                 if (i - rr) % L.NREQ < (w - rr) % L.NREQ:
@@ -405,7 +403,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 if w < 0:
                     CL[U(L.L_BANK_WIN + bank)] = L.DMA_PORT0 + k
                     continue
-                contested = True
                 port = L.DMA_PORT0 + k
                 if policy == L.POLICY_ROUND_ROBIN:
                     rr = CL[U(L.L_BANK_RR + bank)]
@@ -428,7 +425,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 bank = dbank0 if k == 0 else dbank1
                 if bank >= 0 and CL[U(L.L_BANK_WIN + bank)] == L.DMA_PORT0 + k:
                     CL[U(L.L_BANK_WIN + bank)] = -1
-    # grant the winners (everybody when nothing was contested), make the losers retry
+    # grant the winners, make the losers retry
     for i in range(n):
         if group >> i & 1 == 0:
             continue
