@@ -72,6 +72,11 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-cycles", type=int, help="stop with a time-out fault after N cycles")
     p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
+    p.add_argument("--trace", metavar="OUT", help="write a Perfetto trace: OUT.json (Chrome "
+                   "trace JSON) or OUT.pftrace (protobuf, for large runs); 1 cycle = 1 ns")
+    p.add_argument("--vcd", metavar="OUT", help="write a VCD waveform (per core: state, pc, "
+                   "function)")
+    p.add_argument("--report", metavar="OUT", help="write a self-contained HTML report")
     p.set_defaults(run=_run_run)
 
 
@@ -80,8 +85,15 @@ def _run_run(args: argparse.Namespace) -> int:
 
     from isasim.config import ConfigError
     from isasim.machine import LoadError, Machine
+    from traces.outputs import Outputs, run_with_outputs
     from traces.term import per_core_table
 
+    outputs = Outputs(trace=args.trace, vcd=args.vcd, report=args.report, keep_events=args.json,
+                      title=f"isasim run {args.program}")
+    problem = outputs.check()
+    if problem:
+        print(f"isasim run: {problem}", file=sys.stderr)
+        return USAGE_ERROR
     overrides = {}
     if args.cores is not None:
         overrides["cores"] = args.cores
@@ -94,7 +106,11 @@ def _run_run(args: argparse.Namespace) -> int:
     except (ConfigError, LoadError, ValueError) as e:
         print(f"isasim run: {e}", file=sys.stderr)
         return USAGE_ERROR
-    result = machine.run(args.max_cycles)
+    written = None
+    if outputs.wanted:
+        result, written = run_with_outputs(machine, args.max_cycles, outputs)
+    else:
+        result = machine.run(args.max_cycles)
     sys.stdout.write(result.stdout)
     if result.stdout and not result.stdout.endswith("\n"):
         sys.stdout.write("\n")
@@ -102,10 +118,83 @@ def _run_run(args: argparse.Namespace) -> int:
         Console(stderr=True).print(per_core_table(result))
     if args.json:
         result.save(args.json)
+    if written is not None:
+        for line in written.messages:
+            print(line, file=sys.stderr)
+        for line in written.errors:
+            print(f"isasim run: {line}", file=sys.stderr)
     if result.fault is not None:
         print(result.fault.format(), file=sys.stderr)
         return GUEST_FAULT
+    if written is not None and written.errors:
+        return USAGE_ERROR
     return result.exit_code & 0xFF
+
+
+# ---- isasim report -----------------------------------------------------------------------------
+def _setup_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="stall breakdown, hot spots and conflicting (pc, bank) "
+                                      "pairs of a saved run")
+    p.add_argument("result", help="run result written by 'isasim run --json'")
+    p.add_argument("--top", type=int, default=10, help="rows per table (default: 10)")
+    p.add_argument("--html", metavar="OUT", help="also write the HTML report to OUT")
+    p.set_defaults(run=_run_report)
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from traces.eventlog import EventLog, TraceFileError, resolve_trace
+    from traces.outputs import load_result
+    from traces.report import print_report
+
+    try:
+        result = load_result(args.result)
+    except ValueError as e:
+        print(f"isasim report: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    log, note = None, None
+    path = resolve_trace(result, args.result)
+    if path is None:
+        note = (f"{args.result} was saved without an event log, so there are no (pc, bank) "
+                f"pairs or timeline: run it again with --json and --trace, --vcd or --report")
+    else:
+        try:
+            log = EventLog(path)
+        except TraceFileError as e:
+            note = f"event log unusable: {e}"
+    print_report(result, log, Console(), args.top, note)
+    if args.html:
+        from traces.html import write_html
+
+        write_html(result, log, args.html, f"isasim report {args.result}")
+        print(f"HTML report: {args.html}" + ("" if log else " (no timeline: no event log)"),
+              file=sys.stderr)
+    return 0
+
+
+# ---- isasim diff -------------------------------------------------------------------------------
+def _setup_diff(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("diff", help="compare two saved runs per core, category and function")
+    p.add_argument("a", help="run result A (isasim run --json)")
+    p.add_argument("b", help="run result B")
+    p.add_argument("--top", type=int, default=10, help="functions to list (default: 10)")
+    p.set_defaults(run=_run_diff)
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from traces.diff import diff_view
+    from traces.outputs import load_result
+
+    try:
+        a, b = load_result(args.a), load_result(args.b)
+    except ValueError as e:
+        print(f"isasim diff: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    Console().print(diff_view(a, b, (args.a, args.b), args.top))
+    return 0
 
 
 # ---- isasim config show -------------------------------------------------------------------------
@@ -156,7 +245,8 @@ def _run_config_list(args: argparse.Namespace) -> int:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_setup_asm, _setup_disasm,
-                                                                     _setup_run, _setup_config]
+                                                                     _setup_run, _setup_report,
+                                                                     _setup_diff, _setup_config]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -123,6 +123,10 @@ class ClusterConfig:
         for name in ("mulh_cycles", "fdiv_latency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
+        if self.barrier_req_latency + self.barrier_wakeup_latency < 1:
+            # the awaited value reaches the core one cycle after the p.elw issues at the
+            # earliest; a zero-cycle wait would wake the core before it went to sleep
+            raise ConfigError("barrier_req_latency + barrier_wakeup_latency must be at least 1")
         if not 1 <= self.dma_bandwidth <= 8:
             # a beat uses the DMA's two 32-bit TCDM ports (xpulp-spec C.4): wider beats would
             # touch banks that were never arbitrated

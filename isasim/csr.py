@@ -17,6 +17,7 @@ from isasim.opcodes import OP_ID
 M32 = 0xFFFFFFFF
 # mstatus bits this model keeps: MIE, MPIE, MPP, FS (FS is Off or Dirty: writes of 1..3 give 3)
 MSTATUS_MASK = (1 << 3) | (1 << 7) | (3 << 11) | (3 << 13)
+MSTATUS_MPP_M = 3 << 11
 
 
 class IllegalCsr(Exception):
@@ -112,7 +113,9 @@ class CsrFile:
         return self._cs(c, L.CS_INSTRET)
 
     def _read_mstatus(self, c: int) -> int:
-        v = self._cs(c, L.CS_MSTATUS) & MSTATUS_MASK
+        # MPP is WARL and this core has M-mode only (misa has no U or S), so it reads as M (3)
+        # whatever mret left in the engine's copy
+        v = self._cs(c, L.CS_MSTATUS) & MSTATUS_MASK | MSTATUS_MPP_M
         if (v >> 13) & 3 == 3:
             v |= 1 << 31   # SD
         return v

@@ -9,7 +9,12 @@ window and returns ``(value, status)``:
                   the loop retires the instruction and the wake-up writes the loaded value;
 * ``DEV_HALT``    the simulator device's exit register was written: this core stops;
 * ``DEV_FAULT``   a refused access; ``CL[L_DEVERR]`` holds a DEVERR_* code for the report;
-* ``DEV_OUT_FULL`` the output buffer must be handed to Python.
+* ``DEV_OUT_FULL`` the output buffer must be handed to Python;
+* ``DEV_SYNC``    done, and the access changed what another agent does next (a DMA transfer was
+                  queued, an event was sent to a core): the loop must stop running this core
+                  ahead of the others (it re-checks its horizon), or the DMA's beats and the
+                  woken cores would be interleaved out of cycle order with this core's later
+                  accesses (a lone core polling the DMA status would never see it finish).
 
 Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
 
@@ -41,7 +46,7 @@ from isasim import layout as L
 from isasim.layout import U
 from isasim.memory import translate
 
-DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP = 0, 1, 2, 3, 4
+DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP, DEV_SYNC = 0, 1, 2, 3, 4, 5
 SIMDEV_PUTCHAR = 0x0
 SIMDEV_EXIT = 0x4
 SIMDEV_SIZE = 0x10
@@ -160,6 +165,15 @@ def barrier_arrive(CL, CS, CFG, c, bid, t, ncores):
 
 
 @njit(cache=True)
+def is_barrier_wait(CFG, addr):
+    """Is ``addr`` a barrier's trigger-and-wait register (either event-unit view)?"""
+    d = addr - CFG[U(L.K_EU_DEMUX)]
+    if not 0x200 <= d < 0x200 + 0x20 * N_BARRIERS:
+        d = addr - CFG[U(L.K_EU_BASE)] - 0x200
+    return 0x200 <= d < 0x200 + 0x20 * N_BARRIERS and (d & 0x1F) in (0x18, 0x1C)
+
+
+@njit(cache=True)
 def eu_access(c, off, is_store, value, t, CFG, CS, CL):
     ncores = CFG[U(L.K_NCORES)]
     if 0x200 <= off < 0x400:
@@ -186,14 +200,14 @@ def eu_access(c, off, is_store, value, t, CFG, CS, CL):
             for i in range(ncores):
                 if value & (1 << i) and not barrier_arrive(CL, CS, CFG, i, bid, t, ncores):
                     return fault(CL, DEVERR_BARRIER_MASK)
-            return 0, DEV_OK
+            return 0, DEV_SYNC
         if reg == 0x14 or reg == 0x18 or reg == 0x1C:
             if is_store:
                 return fault(CL, DEVERR_READ_ONLY)
             if not barrier_arrive(CL, CS, CFG, c, bid, t, ncores):
                 return fault(CL, DEVERR_BARRIER_MASK)
             if reg == 0x14:
-                return 0, DEV_OK
+                return 0, DEV_SYNC
             return event_wait(CL, CS, CFG, c, reg == 0x1C, t, L.SLEEP_BARRIER)
         return fault(CL, DEVERR_UNMAPPED)
     if 0x100 <= off < 0x120:
@@ -203,7 +217,7 @@ def eu_access(c, off, is_store, value, t, CFG, CS, CL):
         for i in range(ncores):
             if value & (1 << i):
                 deliver_event(CL, CS, CFG, i, (off - 0x100) >> 2, t)
-        return 0, DEV_OK
+        return 0, DEV_SYNC
     if off == 0x00:
         if is_store:
             CL[U(EU_MASK + c)] = value & 0xFFFFFFFF
@@ -338,7 +352,7 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     if CL[U(DMA_COUNT)] == 0:
         CL[U(DMA_NEXT_T)] = t + 1 + CFG[U(L.K_DMA_SETUP)]
     CL[U(DMA_COUNT)] += 1
-    return tid, DEV_OK
+    return tid, DEV_SYNC
 
 
 @njit(cache=True)

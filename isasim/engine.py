@@ -271,11 +271,23 @@ def invalidate_code(pcmap, off, size):
 # scheduling
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def finish(CS, CAT, PCS, CL, TR, CFG, code, cap):
-    """No core can run any more: pad every core to the common end with idle, or report why not.
+def core_time(CS, b):
+    """The cycle up to which a core's time is accounted for, whatever its state."""
+    st = CS[U(b + L.CS_STATUS)]
+    if st == L.ST_SLEEPING:
+        return CS[U(b + L.CS_SLEEP_SINCE)]
+    if st == L.ST_PARKED:
+        return CS[U(b + L.CS_PARK_T)]    # lost arbitrations are charged up to here
+    return CS[U(b + L.CS_T)]
 
-    Returns EV_DONE; EV_DEADLOCK when some core waits (barrier, DMA or event) for something that
-    can no longer happen, or when every core sleeps in wfi and none has exited.
+
+@njit(cache=True)
+def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
+    """The run is over: pad every core to the common end with idle, or report why it cannot end.
+
+    Returns EV_DONE; when not ``forced`` (a tohost exit ends the run whatever the cores do),
+    EV_DEADLOCK if some core waits (barrier, DMA or event) for something that can no longer
+    happen, or if every core sleeps in wfi and none has exited (nothing can wake them).
     """
     n = CFG[U(L.K_NCORES)]
     end = 0
@@ -283,28 +295,25 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap):
     for i in range(n):
         b = i * L.NCS
         st = CS[U(b + L.CS_STATUS)]
-        if st == L.ST_SLEEPING and CS[U(b + L.CS_SLEEP)] != L.SLEEP_WFI:
+        if not forced and st == L.ST_SLEEPING and CS[U(b + L.CS_SLEEP)] != L.SLEEP_WFI:
             CL[U(L.L_EV_CORE)] = i
             CL[U(L.L_EV_PC)] = CS[U(b + L.CS_PC)]
             CL[U(L.L_EV_CAUSE)] = L.CAUSE_DEADLOCK
             return L.EV_DEADLOCK
         if st == L.ST_HALTED:
             halted += 1
-        t = CS[U(b + L.CS_SLEEP_SINCE)] if st == L.ST_SLEEPING else CS[U(b + L.CS_T)]
-        if t > end:
-            end = t
-    if halted == 0:
+        end = max(end, core_time(CS, b))
+    if halted == 0 and not forced:
         CL[U(L.L_EV_CORE)] = 0
         CL[U(L.L_EV_PC)] = CS[U(L.CS_PC)]
-        CL[U(L.L_EV_CAUSE)] = L.CAUSE_DEADLOCK
+        CL[U(L.L_EV_CAUSE)] = L.CAUSE_ALL_ASLEEP
         return L.EV_DEADLOCK
     for i in range(n):
         b = i * L.NCS
-        st = CS[U(b + L.CS_STATUS)]
-        t = CS[U(b + L.CS_SLEEP_SINCE)] if st == L.ST_SLEEPING else CS[U(b + L.CS_T)]
+        t = core_time(CS, b)
         charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, -1, L.C_IDLE, t, end - t)
         CS[U(b + L.CS_T)] = end
-        if st == L.ST_SLEEPING:
+        if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING:
             CS[U(b + L.CS_SLEEP_SINCE)] = end
     CL[U(L.L_END)] = end
     return L.EV_DONE
@@ -336,7 +345,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         elif ti == tmin:
             group |= 1 << i
     if tmin >= BIG:
-        return finish(CS, CAT, PCS, CL, TR, CFG, code, cap)
+        return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
     if tmin > max_cycles:
         return L.EV_MAX_CYCLES
     CL[U(L.L_NOW)] = tmin
@@ -555,6 +564,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         found = i
                         break
                 if found < 0:
+                    # every scheduling round may log records: check before each one
+                    if tracing and CL[U(L.L_TRN)] >= tr_limit:
+                        return L.EV_TRACE_FULL
                     sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
                                    regions, max_cycles)
                     if sev != 0:
@@ -737,7 +749,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             CS[U(cb + L.CS_SLEEP_SINCE)] = s + 1
                             CS[U(cb + L.CS_SLEEP_WD)] = wd
                             CS[U(cb + L.CS_PARK_SLOT)] = slot
-                            if tracing and CS[U(cb + L.CS_SLEEP)] == L.SLEEP_BARRIER:
+                            if tracing and D.is_barrier_wait(CFG, ea):
                                 D.trace_event(TR, CL, L.TR_BAR_ARRIVE, c, s, ea, 0)
                             wd = L.R_SINK
                             ev = -1
@@ -884,7 +896,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     # RNE fast path of the add / multiply / fused multiply-add family
                     x = a
                     y = bv if op != O.OP_FADD_S and op != O.OP_FSUB_S else 0x3F800000
-                    z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S else 0)
+                    # a plain product adds -0 (x + -0 = x for every x, including -0)
+                    z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S
+                                                        else 0x80000000)
                     if sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z):
                         px = sf.fast_to_f64(x)
                         zz = sf.fast_to_f64(z)
@@ -976,3 +990,23 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         if tracing and CL[U(L.L_TRN)] >= tr_limit:
             ev = L.EV_TRACE_FULL
             switch = True
+
+
+def _ensure_fresh_cache() -> None:
+    from isasim import (
+        devices,
+        engine,
+        jitcache,
+        layout,
+        memory,
+        opcodes,
+        semantics,
+        softfloat,
+        xpulp_alu,
+    )
+
+    jitcache.ensure_fresh([engine, devices, layout, memory, opcodes, semantics, softfloat,
+                           xpulp_alu])
+
+
+_ensure_fresh_cache()

@@ -23,6 +23,7 @@ CAUSE_NAMES = {
     L.CAUSE_ECALL_M: "environment call",
     L.CAUSE_DEADLOCK: "barrier deadlock",
     L.CAUSE_DEVICE: "device misuse",
+    L.CAUSE_ALL_ASLEEP: "all cores asleep",
 }
 
 

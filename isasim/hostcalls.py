@@ -15,15 +15,23 @@ ENOSYS = 38
 
 # RISC-V semihosting operations (a0), as in the Arm semihosting specification
 SH_OPEN, SH_CLOSE, SH_WRITEC, SH_WRITE0, SH_WRITE = 0x01, 0x02, 0x03, 0x04, 0x05
-SH_ISTTY, SH_ERRNO, SH_CLOCK, SH_TIME = 0x09, 0x13, 0x10, 0x11
+SH_READ, SH_ISTTY, SH_SEEK, SH_FLEN = 0x06, 0x09, 0x0A, 0x0C
+SH_ERRNO, SH_CLOCK, SH_TIME, SH_GET_CMDLINE = 0x13, 0x10, 0x11, 0x15
 SH_EXIT, SH_EXIT_EXTENDED = 0x18, 0x20
 ADP_STOPPED_APPLICATION_EXIT = 0x20026
 TT_HANDLE = 1        # handle returned for ":tt" (the console)
+# The specification's feature file: a guest (picolibc's _exit) reads it to learn that
+# SYS_EXIT_EXTENDED exists, and only then passes a non-zero exit code through it.
+FEATURES_NAME = ":semihosting-features"
+FEATURES_HANDLE = 2
+FEATURES = b"SHFB\x01"      # magic, then feature byte 0: bit 0 = SH_EXT_EXIT_EXTENDED
+CMDLINE = b"program"       # SYS_GET_CMDLINE: argv[0] for crt0s that build argv from it
 
 
 class HostCalls:
     def __init__(self, machine) -> None:
         self.m = machine
+        self.features_pos = 0       # read position in the feature file
 
     # ---- ecall (no trap handler installed) ---------------------------------------------------
     def ecall(self, core: int) -> None:
@@ -58,7 +66,31 @@ class HostCalls:
         elif op == SH_OPEN:
             name_ptr, _mode, length = struct.unpack("<3I", m.read_bytes(arg, 12))
             name = m.read_bytes(name_ptr, length).decode(errors="replace")
-            ret = TT_HANDLE if name == ":tt" else 0xFFFFFFFF
+            ret = {":tt": TT_HANDLE, FEATURES_NAME: FEATURES_HANDLE}.get(name, 0xFFFFFFFF)
+            if ret == FEATURES_HANDLE:
+                self.features_pos = 0
+        elif op == SH_READ:
+            handle, buf, length = struct.unpack("<3I", m.read_bytes(arg, 12))
+            data = b""
+            if handle == FEATURES_HANDLE:
+                data = FEATURES[self.features_pos:self.features_pos + length]
+                self.features_pos += len(data)
+                m.write_bytes(buf, data)
+            ret = length - len(data)         # bytes NOT read (all of them: end of file)
+        elif op == SH_SEEK:
+            handle, pos = struct.unpack("<2I", m.read_bytes(arg, 8))
+            if handle == FEATURES_HANDLE:
+                self.features_pos = pos
+            ret = 0 if handle == FEATURES_HANDLE else 0xFFFFFFFF
+        elif op == SH_FLEN:
+            (handle,) = struct.unpack("<I", m.read_bytes(arg, 4))
+            ret = len(FEATURES) if handle == FEATURES_HANDLE else 0xFFFFFFFF
+        elif op == SH_GET_CMDLINE:
+            buf, size = struct.unpack("<2I", m.read_bytes(arg, 8))
+            if size > len(CMDLINE):
+                m.write_bytes(buf, CMDLINE + b"\0")
+                m.write_bytes(arg + 4, struct.pack("<I", len(CMDLINE)))
+            ret = 0 if size > len(CMDLINE) else 0xFFFFFFFF
         elif op in (SH_CLOSE, SH_ERRNO):
             ret = 0
         elif op == SH_ISTTY:

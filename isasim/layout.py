@@ -155,4 +155,5 @@ CAUSE_STORE_ACCESS = 7
 CAUSE_ECALL_M = 11
 # simulator-level stops, not RISC-V causes
 CAUSE_DEADLOCK = 100
-CAUSE_DEVICE = 101       # bad use of a device register (details in L_EV_TVAL)
+CAUSE_DEVICE = 101       # bad use of a device register (details in L_DEVERR)
+CAUSE_ALL_ASLEEP = 102   # every core sleeps in wfi and none has exited

@@ -11,6 +11,7 @@ or by symbol name.
 from __future__ import annotations
 
 import warnings as pywarnings
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,17 @@ from toolchain.table import load_isa
 PAGE = 4096
 EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
 OUT_BUFFER = 1 << 16
+
+
+# Predecoded text per program: re-running the same program (kernel tests, the autotuner) skips
+# decoding.  Keyed by id(program) plus the memory layout; entries die with their Program.
+_PREDECODE: dict[int, dict[tuple, tuple[np.ndarray, list[int], np.ndarray]]] = {}
+_DISASM: dict[int, dict[int, str]] = {}
+
+
+def _forget(key: int) -> None:
+    _PREDECODE.pop(key, None)
+    _DISASM.pop(key, None)
 
 
 class LoadError(ValueError):
@@ -104,12 +116,27 @@ class Machine:
         self.code = np.zeros(0, dtype=np.int32)
         self.slot_pc: list[int] = []
         self._records: list[np.ndarray] = []
-        for sec in program.executable_sections():
-            addr = sec.addr
-            while addr + 2 <= sec.end:
-                slot = self._decode_at(addr, grow=False)
-                addr += int(self._records[slot][L.F_LEN])
-        self._flush_records()
+        layout = (cfg.xpulp, tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
+        cached = _PREDECODE.get(id(program), {}).get(layout)
+        if cached is not None:
+            code, slot_pc, halfwords = cached
+            self.code = code.copy()
+            self.slot_pc = list(slot_pc)
+            self.pcmap[halfwords] = np.arange(len(slot_pc), dtype=np.int32)
+        else:
+            for sec in program.executable_sections():
+                addr = sec.addr
+                while addr + 2 <= sec.end:
+                    slot = self._decode_at(addr, grow=False)
+                    addr += int(self._records[slot][L.F_LEN])
+            self._flush_records()
+            if id(program) not in _PREDECODE:
+                weakref.finalize(program, _forget, id(program))
+            halfwords = np.array([self.mmap.offset_of(a, 2) >> 1 for a in self.slot_pc],
+                                 dtype=np.int64)
+            _PREDECODE.setdefault(id(program), {})[layout] = (self.code.copy(),
+                                                              list(self.slot_pc), halfwords)
+        self._disasm = _DISASM.setdefault(id(program), {})
         # per-core state
         self.R = np.zeros(n * L.RS, dtype=np.int64)
         self.RDY = np.zeros(n * L.RS, dtype=np.int64)
@@ -322,13 +349,25 @@ class Machine:
             self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()
+        elif ev == L.EV_DEADLOCK and self.CL[L.L_EV_CAUSE] == L.CAUSE_ALL_ASLEEP:
+            self._status = "deadlock"
+            self._fault = self._report("all cores asleep", core, self._sleep_pc(core),
+                                       "every core sleeps in wfi and nothing can wake them",
+                                       waiting=self._waiters())
         elif ev == L.EV_DEADLOCK:
             self._status = "deadlock"
-            self._fault = self._report("barrier deadlock", core, pc,
-                                       "every core that could complete the barrier has stopped",
-                                       waiting=self._waiters())
+            self._fault = self._report("barrier deadlock", core, self._sleep_pc(core),
+                                       "a core waits for an event that can no longer happen: "
+                                       "every core that could send it has stopped or waits "
+                                       "too", waiting=self._waiters())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _sleep_pc(self, core: int) -> int:
+        """The instruction a sleeping core executed to go to sleep (its pc is the next one)."""
+        slot = int(self.CS[core * L.NCS + L.CS_PARK_SLOT])
+        return self.slot_pc[slot] if 0 <= slot < len(self.slot_pc) else \
+            int(self.CS[core * L.NCS + L.CS_PC])
 
     def _stored_value(self, core: int, pc: int) -> str:
         """The value a faulting store was writing (for device-misuse reports)."""
@@ -418,12 +457,10 @@ class Machine:
         self.core_exit(core, code)
 
     def _finish_all(self) -> None:
-        for c in range(self.config.cores):
-            b = c * L.NCS
-            if self.CS[b + L.CS_STATUS] != L.ST_HALTED:
-                self.CS[b + L.CS_STATUS] = L.ST_HALTED
+        """A tohost exit ends the whole run: pad every core to the end, then stop them all."""
         engine.finish(self.CS, self.CAT, self.PCS, self.CL, self.TR, self.CFG, self.code,
-                      self._cap)
+                      self._cap, True)
+        self.CS[L.CS_STATUS::L.NCS] = L.ST_HALTED
         self._status = "exited"
 
     def next_store_hits(self, core: int, addr: int) -> bool:
@@ -455,6 +492,17 @@ class Machine:
     # reports and results
     # ------------------------------------------------------------------------------------------
     def disassemble_at(self, addr: int) -> str:
+        """Text of the instruction at ``addr`` as memory holds it now (cached per program
+        for code that was never overwritten)."""
+        if addr in self._disasm:
+            return self._disasm[addr]
+        text = self._disassemble_now(addr)
+        if self.program is not None and self.program.section_at(addr) is not None \
+                and self.program.section_at(addr).executable:
+            self._disasm[addr] = text
+        return text
+
+    def _disassemble_now(self, addr: int) -> str:
         try:
             region = self.mmap.region_of(addr, 2)
             if region is None or region.offset < 0:
@@ -492,12 +540,12 @@ class Machine:
         for c in range(self.config.cores):
             b = c * L.NCS
             st = int(self.CS[b + L.CS_STATUS])
-            pc = int(self.CS[b + L.CS_PC])
             if st == L.ST_SLEEPING:
                 what = {L.SLEEP_BARRIER: "waits in a barrier", L.SLEEP_WFI: "sleeps in wfi",
                         L.SLEEP_DMA: "waits for a DMA transfer",
                         L.SLEEP_EVENT: "waits for an event"}[int(self.CS[b + L.CS_SLEEP])]
-                out.append(f"core {c} {what} at pc {pc:#010x} ({self.disassemble_at(pc)}) "
+                at = self._sleep_pc(c)
+                out.append(f"core {c} {what} at pc {at:#010x} ({self.disassemble_at(at)}) "
                            f"since cycle {int(self.CS[b + L.CS_SLEEP_SINCE])}")
             elif st == L.ST_HALTED:
                 out.append(f"core {c} has stopped (cycle {int(self.CS[b + L.CS_T])})")
@@ -554,6 +602,9 @@ class Machine:
         n = cfg.cores
         ns = len(self.slot_pc)
         pcs = self.PCS.reshape(n, self._cap, L.NPS)[:, :ns]
+        # the profile keeps the instructions that were issued or charged a stall
+        ran = np.nonzero(pcs.any(axis=(0, 2)))[0]
+        pcs = pcs[:, ran]
         cycles = np.array([self.CS[c * L.NCS + L.CS_T] for c in range(n)], dtype=np.int64)
         instret = np.array([self.CS[c * L.NCS + L.CS_INSTRET] for c in range(n)],
                            dtype=np.int64)
@@ -584,8 +635,8 @@ class Machine:
             status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,
             exit_codes=list(self._exit_codes), cycles=cycles, instret=instret,
             categories=cats,
-            profile_pc=np.array(self.slot_pc, dtype=np.int64),
-            profile_text=[self.disassemble_at(a) for a in self.slot_pc],
+            profile_pc=np.array(self.slot_pc, dtype=np.int64)[ran],
+            profile_text=[self.disassemble_at(self.slot_pc[i]) for i in ran],
             profile_count=pcs[:, :, L.PS_COUNT].copy(),
             profile_stall=pcs[:, :, L.PS_STALL:L.PS_STALL + L.NCAT].copy(),
             conflicts=self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:n, :nb].copy(),

@@ -1,0 +1,266 @@
+"""Simulation speed: isasim beside Unicorn and Spike on the same programs, in the same run.
+
+Workloads (plain RV32IM/RV32IMF code, so the reference simulators run the very same bytes):
+  (a) int loop  - single core, an 11-instruction integer loop (loads, ALU, stores, branch)
+                  walking a 64-byte buffer;
+  (b) matmul    - single core, fp32 64x64x64 matrix multiply, 2x2 register blocking;
+  (c) matmul x8 - the same kernel with the rows split over 8 cores (isasim only: the references
+                  model no cluster), with the full timing model, once per conflict policy.
+MIPS = simulated instructions / host seconds (best of several runs, the program already loaded).
+For the references the instruction count is isasim's (identical programs take identical paths).
+The numba first-compile cost (cold cache) and the cache-load cost are measured in subprocesses.
+
+    python bench/engine.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from isasim.machine import Machine
+from toolchain.asm import assemble
+from toolchain.elf import write_elf
+
+N = 64
+EXIT = """
+    la t0, tohost
+    li t1, 1
+    sw t1, 0(t0)
+    sw zero, 4(t0)
+done:
+    j done
+    .section .tohost, "aw"
+    .p2align 6
+    .globl tohost
+tohost: .word 0, 0
+    .globl fromhost
+fromhost: .word 0, 0
+"""
+
+
+def int_loop(iters: int) -> str:
+    return textwrap.dedent(f"""
+        .text
+        .globl _start
+    _start:
+        la s0, buf
+        mv a0, s0
+        li a1, {iters}
+        li a2, 0x12345
+    1:  lw a3, 0(a0)
+        add a3, a3, a2
+        xor a2, a2, a3
+        slli a4, a3, 3
+        srli a5, a3, 5
+        or a3, a4, a5
+        sw a3, 0(a0)
+        andi a5, a3, 60
+        add a0, s0, a5
+        addi a1, a1, -1
+        bnez a1, 1b
+    """) + EXIT + "\n    .data\nbuf: .zero 64\n"
+
+
+def matmul(cores: int) -> str:
+    """C = A.B, 2x2 blocks of C; core h takes row pairs h, h + cores, ..."""
+    return textwrap.dedent(f"""
+        .equ N, {N}
+        .text
+        .globl _start
+    _start:
+        li t0, 0x6000
+        csrs mstatus, t0            # FS = dirty: enable the FPU (Spike resets it off)
+        csrr s0, mhartid
+        andi s0, s0, 31
+        bnez s0, worker
+        j go
+    worker:
+        li t0, {cores}
+        bgeu s0, t0, park
+    go:
+        slli s1, s0, 1              # first row pair
+        li s9, N
+    rows:
+        bgeu s1, s9, finish
+        li s2, 0                    # column pair
+    cols:
+        la t0, A
+        slli t1, s1, 8
+        add t0, t0, t1              # &A[i][0]
+        addi t5, t0, 4 * N          # &A[i+1][0]
+        la t2, B
+        slli t3, s2, 2
+        add t2, t2, t3              # &B[0][j]
+        fmv.w.x ft0, zero
+        fmv.w.x ft1, zero
+        fmv.w.x ft2, zero
+        fmv.w.x ft3, zero
+        li t6, N
+    k:  flw fa0, 0(t0)
+        flw fa1, 0(t5)
+        flw fa2, 0(t2)
+        flw fa3, 4(t2)
+        addi t0, t0, 4
+        addi t5, t5, 4
+        addi t2, t2, 4 * N
+        fmadd.s ft0, fa0, fa2, ft0
+        fmadd.s ft1, fa0, fa3, ft1
+        fmadd.s ft2, fa1, fa2, ft2
+        fmadd.s ft3, fa1, fa3, ft3
+        addi t6, t6, -1
+        bnez t6, k
+        la t4, C
+        slli t1, s1, 8
+        add t4, t4, t1
+        slli t3, s2, 2
+        add t4, t4, t3
+        fsw ft0, 0(t4)
+        fsw ft1, 4(t4)
+        fsw ft2, 4 * N(t4)
+        fsw ft3, 4 * N + 4(t4)
+        addi s2, s2, 2
+        bltu s2, s9, cols
+        addi s1, s1, {2 * cores}
+        j rows
+    finish:
+        bnez s0, park
+    """) + EXIT + textwrap.dedent("""
+    park:
+        li a7, 93
+        li a0, 0
+        ecall
+        .section .l1, "aw"
+    A:  .zero N * N * 4
+    B:  .zero N * N * 4
+    C:  .zero N * N * 4
+    """)
+
+
+def isasim_mips(source: str, cores: int, policy: str, repeats: int,
+                data: bool) -> tuple[int, float]:
+    program = assemble(source, family="xpulpv2")
+    best = float("inf")
+    n = 0
+    for _ in range(repeats + 1):   # the first run pays the numba cache load
+        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256)
+        m.load(program)
+        if data:
+            rng = np.random.default_rng(0)
+            m.write("A", rng.standard_normal(N * N).astype(np.float32))
+            m.write("B", rng.standard_normal(N * N).astype(np.float32))
+        t = time.perf_counter()
+        r = m.run()
+        dt = time.perf_counter() - t
+        r.check_invariant()
+        n = int(r.instret.sum())
+        best = min(best, dt) if _ else best
+    return n, best
+
+
+def unicorn_seconds(source: str, repeats: int) -> float | None:
+    try:
+        import unicorn
+        import unicorn.riscv_const as rc
+    except ImportError:
+        return None
+    program = assemble(source, family="none")
+    done = program.symbol("done")
+    best = float("inf")
+    for _ in range(repeats):
+        uc = unicorn.Uc(unicorn.UC_ARCH_RISCV, unicorn.UC_MODE_RISCV32)
+        for seg in program.segments():
+            lo = seg.addr & ~0xFFF
+            hi = (seg.addr + max(seg.size, 1) + 0xFFF) & ~0xFFF
+            with contextlib.suppress(unicorn.UcError):    # page already mapped
+                uc.mem_map(lo, hi - lo)
+            uc.mem_write(seg.addr, seg.data)
+        uc.reg_write(rc.UC_RISCV_REG_MSTATUS, 0x6000)     # FS = dirty: FP enabled
+        t = time.perf_counter()
+        uc.emu_start(program.entry, done)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def spike_seconds(source: str, repeats: int, workdir: Path) -> float | None:
+    exe = shutil.which("spike")
+    if exe is None:
+        return None
+    program = assemble(source, family="none", l2_base=0x80000000, tcdm_base=0x80400000)
+    elf = workdir / "prog.elf"
+    write_elf(program, elf)
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        subprocess.run([exe, "--isa=rv32imfc_zicsr_zifencei", "-m0x80000000:0x800000", str(elf)],
+                       check=True, capture_output=True, timeout=600)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def compile_costs() -> tuple[float, float]:
+    """Seconds for a process to run a tiny program: cold numba cache, then warm cache."""
+    script = ("import time; t=time.perf_counter(); from isasim.machine import Machine; "
+              "Machine('single-core').load(__import__('toolchain.asm', fromlist=['x']).assemble("
+              "'_start: li a7, 93\\n li a0, 0\\n ecall\\n')).run(); "
+              "print(time.perf_counter()-t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = float(subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+        warm = float(subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+    return cold, warm
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller workloads, fewer repeats")
+    ap.add_argument("--no-compile", action="store_true", help="skip the cold-compile measurement")
+    args = ap.parse_args()
+    reps = 2 if args.quick else 3
+    loop_iters = 200_000 if args.quick else 2_000_000
+    console = Console()
+    table = Table(title="simulated MIPS (higher is better)")
+    for col in ("workload", "instructions", "isasim", "Unicorn", "Spike", "isasim cycles"):
+        table.add_column(col, justify="right")
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = [("(a) int loop, 1 core", int_loop(loop_iters), 1, "round_robin", False, True),
+                ("(b) fp32 matmul, 1 core", matmul(1), 1, "round_robin", True, True)]
+        for label, src, cores, pol, data, refs in rows:
+            n, dt = isasim_mips(src, cores, pol, reps, data)
+            u = unicorn_seconds(src, reps) if refs else None
+            s = spike_seconds(src, reps, Path(tmp)) if refs else None
+            table.add_row(label, f"{n:,}", f"{n / dt / 1e6:.1f}",
+                          f"{n / u / 1e6:.0f}" if u else "-",
+                          f"{n / s / 1e6:.0f}" if s else "not installed", "")
+        for pol in ("round_robin", "fifo", "none"):
+            n, dt = isasim_mips(matmul(8), 8, pol, reps, True)
+            m = Machine("pulp-open", cores=8, conflict_policy=pol, stack_size=256)
+            m.load(assemble(matmul(8), family="xpulpv2"))
+            cyc = m.run().total_cycles
+            table.add_row(f"(c) fp32 matmul, 8 cores, {pol}", f"{n:,}", f"{n / dt / 1e6:.1f}",
+                          "-", "-", f"{cyc:,}")
+    console.print(table)
+    console.print("Spike times include its start-up (~45 ms); Unicorn runs in-process with no "
+                  "hooks and no timing model; isasim runs with the full cluster timing model.")
+    if not args.no_compile:
+        cold, warm = compile_costs()
+        console.print(f"numba: first run with a cold cache {cold:.1f} s (compiles the engine), "
+                      f"with the cache {warm:.1f} s (process start-up included)")
+
+
+if __name__ == "__main__":
+    main()
