@@ -811,6 +811,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 # rs1 written by the instruction just before: RI5CY needs one more cycle
                 if s1 != 0 and RDY[U(rb + s1)] >> L.RDY_SHIFT >= s:
                     pen += CFG[U(L.K_JALR_DEP)]
+                    CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
                 pcat = L.C_JUMP
             elif op == O.OP_SLLI:
                 res = (a << (imm & 31)) & M32
@@ -888,7 +889,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                    L.C_FPU_STRUCT, s, wait)
                             s += wait
                         CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
-                    if cls >= L.TC_FDIV:
+                    if cls >= L.TC_FDIV and not fpu_shared:
+                        # a private FPU's iterative divider blocks it; the shared divider of
+                        # gvsoc4 is a unit apart from the core's adder/multiplier
                         CS[U(cb + L.CS_FPUBUSY)] = s + (rl >> L.RDY_SHIFT)
             if trap < 0:
                 done = False

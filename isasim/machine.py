@@ -576,10 +576,12 @@ class Machine:
         cat = self.CAT[core * L.NCAT:(core + 1) * L.NCAT]
         b = core * L.NCS
         v = np.zeros(32, dtype=np.int64)
-        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        # the PCER cycle counter is clock-gated with the core: sleeping cycles do not count
+        v[L.PE_CYCLES] = (self.CS[b + L.CS_T] - cat[L.C_BARRIER] - cat[L.C_DMA_WAIT]
+                          - cat[L.C_IDLE])
         v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
         v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
-        v[L.PE_JMP_STALL] = cat[L.C_JUMP]
+        v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
         v[L.PE_IMISS] = 0
         v[L.PE_LD] = counts[props["load"]].sum()
         v[L.PE_ST] = counts[props["store"]].sum()

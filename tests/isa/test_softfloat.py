@@ -807,12 +807,8 @@ def test_against_qemu_conversions(qemu):
 
 
 @pytest.mark.slow
-def test_large_random_sweep(request):
-    """20 times the default random cases for every rounded operation; opt in with -m slow
-    (or --runslow where a conftest defines it)."""
-    markexpr = request.config.getoption("markexpr", default="") or ""
-    if not (request.config.getoption("--runslow", default=False) or "slow" in markexpr):
-        pytest.skip("long sweep: run with -m slow")
+def test_large_random_sweep():
+    """20 times the default random cases for every rounded operation; opt in with --runslow."""
     rng = random.Random("softfloat-sweep")
     for _ in range(30000):
         rm = rng.choice(RMS)

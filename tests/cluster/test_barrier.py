@@ -1,0 +1,78 @@
+"""Hardware barrier with skewed arrivals: the GVSoC event-unit timing of xpulp-spec C.6.
+
+A ``p.elw`` on TRIGGER_WAIT_CLEAR marks the core arrived and puts it to sleep; when the last
+core of the trigger mask arrives, every core of the target mask is woken.  GVSoC charges the
+request latency (6) and the wake-up latency (2) after that event, so the last arriver spends
+1 + 7 = 8 cycles in its ``p.elw`` and every core runs again 8 cycles after the last arrival.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .common import EU, EXIT, run_asm
+
+SKEW = 4        # core c spins 4c more loop iterations (16c more cycles) than core 0
+
+
+def skewed_barrier(rounds: int = 1) -> str:
+    """Each round: core c spins 4 SKEW c + 2 cycles, reads mcycle (s2), waits, reads mcycle."""
+    body = ""
+    for r in range(rounds):
+        body += f"""
+    li t1, {SKEW}
+    mul t1, t1, a0
+{r + 1}:  addi t1, t1, -1
+    bgez t1, {r + 1}b
+    csrr s{2 + 2 * r}, mcycle
+    p.elw t0, 0x21c(s1)
+    csrr s{3 + 2 * r}, mcycle
+"""
+    return f"""
+    .text
+    .globl _start
+_start:
+    li s1, {EU:#x}
+    li t0, 0xff
+    sw t0, 0x200(s1)          # barrier 0: trigger mask, all 8 cores
+    sw t0, 0x20c(s1)          # barrier 0: target mask
+    li t0, 1 << 16
+    sw t0, 0x8(s1)            # listen to the barrier event
+""" + body + EXIT
+
+
+@pytest.mark.parametrize("req, wake", [(6, 2), (3, 1), (0, 1)])
+def test_skewed_arrivals_leave_together_after_request_and_wakeup_latency(req, wake):
+    """Cycle by cycle (all instructions 1 cycle: mul has latency 1 in pulp-open):
+
+    * cycles 0..7: li, li, sw, sw, li, sw, li, mul; the spin loop from cycle 8 runs 4c + 1
+      iterations of addi + bgez, 4c of them taken (+2 each): 2 (4c + 1) + 2 * 4c = 16c + 2;
+    * csrr mcycle at A_c - 1 = 10 + 16c, the p.elw at A_c = 11 + 16c; the last is core 7 at
+      A_7 = 123;
+    * everybody resumes at R = A_7 + req + wake (131 with GVSoC's 6 + 2) and reads mcycle = R;
+    * barrier(c) = R - (A_c + 1): the sleep from the cycle after the p.elw to R
+      (119 - 16c with 6 + 2; core 7 pays req + wake - 1 = 7 on top of its issue cycle);
+    * the run ends at R + 4: the csrr, then the 3 exit instructions.
+    """
+    r, _ = run_asm(skewed_barrier(), barrier_req_latency=req, barrier_wakeup_latency=wake)
+    c = np.arange(8)
+    arrive = 11 + 16 * c
+    assert r.x[:, 18].tolist() == (arrive - 1).tolist()        # s2: mcycle before the wait
+    resume = arrive[7] + req + wake
+    assert r.x[:, 19].tolist() == [resume] * 8                  # s3: everybody leaves together
+    assert r.category("barrier").tolist() == (resume - arrive - 1).tolist()
+    assert r.perf["ELW"].tolist() == [1] * 8
+    assert r.cycles.tolist() == [resume + 4] * 8                # csrr, then 3 exit instructions
+
+
+def test_barrier_is_reusable_and_each_round_costs_the_same():
+    """Two rounds of the same skew: round 1 as above (resume at 131); in round 2 core c starts
+    spinning at 131 + 2 (csrr, li) + 1 (mul) = 134, arrives at 134 + 16c + 3 = 137 + 16c, and all
+    leave at 137 + 112 + 8 = 257.  The barrier's status was cleared by the first release."""
+    r, _ = run_asm(skewed_barrier(rounds=2))
+    c = np.arange(8)
+    assert r.x[:, 19].tolist() == [131] * 8
+    assert r.x[:, 20].tolist() == (136 + 16 * c).tolist()     # s4: mcycle before the 2nd wait
+    assert r.x[:, 21].tolist() == [257] * 8
+    assert r.category("barrier").tolist() == (2 * (119 - 16 * c)).tolist()

@@ -1,0 +1,191 @@
+"""Cluster DMA: 2-D transfers, their timing, their bank traffic, and polling its status.
+
+Timing model (isasim.devices, xpulp-spec C.4): the first data beat comes ``dma_setup_cycles``
+idle cycles after the cycle of the command's last word; then one beat per cycle of
+``dma_bandwidth`` bytes (8: mchan's two 32-bit TCDM ports), so a transfer of B bytes takes
+setup + 1 + B / bandwidth cycles from its last command word to its completion event.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from isasim import layout as L
+
+from .common import DMA, EU, EXIT, events_of, run_asm, run_asm_traced, words
+
+LINE, LINES, STRIDE = 32, 4, 64     # 4 lines of 32 bytes, 64 bytes apart in L2
+LENGTH = LINE * LINES               # 128 bytes land contiguously in TCDM
+
+CMD_L2_TO_TCDM = 1 << 17
+CMD_INCR = 1 << 18
+CMD_2D = 1 << 19
+CMD_EVENT = 1 << 20
+
+
+def gather_2d() -> str:
+    """One core: a 2-D L2 -> TCDM gather, then a p.elw on the DMA event (cycles noted)."""
+    cmd = CMD_L2_TO_TCDM | CMD_INCR | CMD_2D | CMD_EVENT | LENGTH
+    return f"""
+    .text
+    .globl _start
+_start:
+    li s1, {EU:#x}            # 0
+    li s2, {DMA:#x}           # 1-2 (lui + addi)
+    li t0, 1 << 8             # 3
+    sw t0, 0x8(s1)            # 4: listen to the DMA event
+    la t3, dst                # 5-6
+    la t4, src                # 7-8
+    li t0, {cmd:#x}           # 9-10
+    li t5, {LINE}             # 11
+    li t6, {STRIDE}           # 12
+    lw t1, 0(s2)              # 13: allocate a transfer id
+    sw t0, 0(s2)              # 14: command word
+    sw t3, 0(s2)              # 15: TCDM address
+    sw t4, 0(s2)              # 16: L2 address
+    sw t5, 0(s2)              # 17: 2-D line length
+    sw t6, 0(s2)              # 18: 2-D stride (last word)
+    csrr s3, mcycle           # 19
+    p.elw t0, 0x3c(s1)        # 20: sleep until the DMA event
+    csrr s4, mcycle
+""" + EXIT + f"""
+    .data
+src:
+{words(range(STRIDE * LINES // 4))}
+    .section .l1, "aw"
+dst: .zero {LENGTH}
+"""
+
+
+@pytest.mark.parametrize("bandwidth, setup", [(8, 4), (4, 4), (8, 0)])
+def test_2d_transfer_moves_the_lines_in_setup_plus_bytes_over_bandwidth(bandwidth, setup):
+    """Last command word at cycle 18, so the first beat is at 18 + 1 + setup and the transfer
+    completes after 128 / bandwidth beats (16 at 8 B/cycle: beats 23..38, event at 39).  The
+    waiting core then pays the event unit's 6 + 2 and reads mcycle at end + 8 (47)."""
+    r, m, ev = run_asm_traced(gather_2d(), "single-core", dma_bandwidth=bandwidth,
+                              dma_setup_cycles=setup)
+    got = m.read("dst", LENGTH // 4)
+    src = np.arange(STRIDE * LINES // 4).reshape(LINES, STRIDE // 4)
+    assert (got == src[:, :LINE // 4].ravel()).all()
+    (start,) = events_of(ev, L.TR_DMA_START)[:, 2]
+    (end,) = events_of(ev, L.TR_DMA_END)[:, 2]
+    assert start == 18 + 1 + setup
+    assert end - start == LENGTH // bandwidth
+    assert r.x[0, 19] == 19                         # s3
+    assert r.x[0, 20] == end + 6 + 2                # s4
+    assert r.category("dma_wait")[0] == end + 8 - 21
+
+
+def test_tcdm_to_l2_transfer_writes_l2():
+    """The other direction (command bit 17 clear): 64 bytes from TCDM to L2, 1-D."""
+    cmd = CMD_INCR | CMD_EVENT | 64
+    src = f"""
+    .text
+    .globl _start
+_start:
+    li s1, {EU:#x}
+    li s2, {DMA:#x}
+    li t0, 1 << 8
+    sw t0, 0x8(s1)
+    li t0, {cmd:#x}
+    la t3, tcdm
+    la t4, l2
+    sw t0, 0(s2)
+    sw t3, 0(s2)
+    sw t4, 0(s2)
+    p.elw t0, 0x3c(s1)
+""" + EXIT + f"""
+    .data
+l2: .zero 64
+    .section .l1, "aw"
+tcdm:
+{words(range(100, 116))}
+"""
+    _, m = run_asm(src, "single-core")
+    assert m.read("l2", 16).tolist() == list(range(100, 116))
+
+
+def test_dma_beats_take_the_bank_from_a_core():
+    """A core loads bank 0 every cycle while the DMA writes 256 bytes to a TCDM buffer that
+    starts on bank 0: beat k writes words 2k, 2k + 1, so beats 0, 8, 16, 24 use bank 0.  Round
+    robin gives each of those cycles to the DMA (its port follows the core in the rotation,
+    which last pointed after the core), so the core loses exactly 256 / 64 = 4 cycles, all to
+    DMA port 0, and the transfer is not slowed (32 beats: first at 19, event at 51).  FIFO
+    does the same (the DMA's request is never younger); policy none charges nothing."""
+    cmd = CMD_L2_TO_TCDM | CMD_INCR | CMD_EVENT | 256
+    src = f"""
+    .text
+    .globl _start
+_start:
+    li s1, {EU:#x}
+    li s2, {DMA:#x}
+    li t0, 1 << 8
+    sw t0, 0x0(s1)
+    la t3, dst
+    la t4, src
+    li t0, {cmd:#x}
+    li t5, 0x10001000         # another row of bank 0
+    sw t0, 0(s2)
+    sw t3, 0(s2)
+    sw t4, 0(s2)              # cycle 14: the first beat is at 19
+""" + "    lw t1, 0(t5)\n" * 60 + """
+    p.elw t0, 0x3c(s1)
+""" + EXIT + f"""
+    .data
+src:
+{words(range(64))}
+    .section .l1, "aw"
+    .p2align 6
+dst: .zero 256
+"""
+    expected = {"round_robin": 4, "fifo": 4, "none": 0}
+    for policy, lost in expected.items():
+        r, m, ev = run_asm_traced(src, "single-core", conflict_policy=policy)
+        assert r.symbols["dst"] % 64 == 0
+        assert (m.read("dst", 64) == np.arange(64)).all()
+        assert r.category("tcdm_conflict")[0] == lost
+        assert r.conflicts[0, 0] == lost and r.conflicts.sum() == lost
+        assert r.conflict_winners[0].tolist() == [0, lost, 0]     # [core 0, DMA 0, DMA 1]
+        assert events_of(ev, L.TR_DMA_START)[:, 2].tolist() == [19]
+        assert events_of(ev, L.TR_DMA_END)[:, 2].tolist() == [51]
+
+
+def test_a_lone_core_polling_the_dma_status_sees_it_finish():
+    """One core, no event: it polls the busy mask (STATUS) until its transfer's bit clears.
+
+    Last command word at 11, beats at 16..23 (64 bytes); the poll loop (lw, load-use stall,
+    and, taken bnez +2) reads the status at 14, 20 (busy) and 26 (done); then lw, stall, and,
+    bnez, lw, addi (+1 stall), li, ecall: the core stops at 35 with exit code 0 (last word
+    arrived).  Regression: the core used to run ahead of the DMA forever (a time-out)."""
+    cmd = CMD_L2_TO_TCDM | CMD_INCR | 64
+    src = f"""
+    .text
+    .globl _start
+_start:
+    li s2, {DMA:#x}
+    la t3, dst
+    la t4, src
+    li t0, {cmd:#x}
+    lw t6, 0(s2)              # transfer id
+    sw t0, 0(s2)
+    sw t3, 0(s2)
+    sw t4, 0(s2)
+    li t2, 1
+    sll t2, t2, t6
+1:  lw t1, 4(s2)              # busy mask
+    and t1, t1, t2
+    bnez t1, 1b
+    lw a0, 60(t3)
+    addi a0, a0, -15
+    li a7, 93
+    ecall
+    .data
+src:
+{words(range(16))}
+    .section .l1, "aw"
+dst: .zero 64
+"""
+    r, _ = run_asm(src, "single-core", max_cycles=10_000)
+    assert r.status == "exited" and r.exit_code == 0
+    assert r.cycles[0] == 35

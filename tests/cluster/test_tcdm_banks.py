@@ -1,0 +1,124 @@
+"""TCDM bank arbitration: hand-computed conflict counts for round robin, FIFO and none.
+
+Every core runs the same straight-line program (no branches, no compressed code), so all cores
+reach their first load in the same cycle and the counts below follow from the arbitration rule
+alone (xpulp-spec C.2): a lost arbitration costs one ``tcdm_conflict`` cycle and a retry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .common import EXIT, run_asm
+
+K = 16          # loads per core
+T0 = 4          # cycle of the first load: four 1-cycle setup instructions before it
+
+
+def hammer(mask: int, shift: int) -> str:
+    """Core c issues K back-to-back loads of TCDM word ``(c & mask) << shift``."""
+    return f"""
+    .text
+    .globl _start
+_start:
+    andi t2, a0, {mask}
+    slli t2, t2, {shift}
+    lui t0, 0x10000
+    add t0, t0, t2
+""" + "    lw t1, 0(t0)\n" * K + EXIT
+
+
+ONE_BANK = hammer(7, 6)       # 64 bytes apart: 16 words, so every core is on bank 0
+OWN_BANK = hammer(7, 2)       # one word apart: core c on bank c
+PAIRS = hammer(3, 2)          # cores c and c + 4 share bank c
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "fifo"])
+def test_eight_cores_on_one_bank_get_one_eighth_each(policy):
+    """8 cores x K = 16 loads on bank 0: the bank serves one load per cycle.
+
+    All eight request at T0 = 4.  Round robin starts at core 0 and rotates; FIFO serves the
+    oldest request, ties to the lower core id, which with eight always-waiting cores is the same
+    rotation.  So core c's k-th load is granted at T0 + 8k + c:
+    * tcdm_conflict(c) = c (before its first load) + 7 (K - 1) (seven others between two of its
+      loads) = c + 105;
+    * core c lost (K - 1) = 15 cycles to every other core, plus one more to each lower core id;
+    * core 7 ends at T0 + 8 (K - 1) + 7 + 1 + 3 (exit) = 8K + 7 = 135 cycles, and the bank
+      served 8K = 128 loads in the 128 cycles from T0 to the last grant.
+    """
+    r, _ = run_asm(ONE_BANK, conflict_policy=policy)
+    c = np.arange(8)
+    assert r.category("tcdm_conflict").tolist() == (c + 7 * (K - 1)).tolist()
+    assert r.conflicts[:, 0].tolist() == (c + 7 * (K - 1)).tolist()
+    assert r.conflicts[:, 1:].sum() == 0                    # nobody else touched another bank
+    expected_winners = (K - 1) + (c[None, :] < c[:, None])  # [victim, winner]
+    np.fill_diagonal(expected_winners, 0)
+    assert (r.conflict_winners[:, :8] == expected_winners).all()
+    assert r.conflict_winners[:, 8:].sum() == 0             # the DMA did not take part
+    assert r.perf["TCDM_CONT"].tolist() == r.category("tcdm_conflict").tolist()
+    assert r.total_cycles == 8 * K + 7 == 135
+    assert r.perf["LD"].tolist() == [K] * 8
+
+
+def test_eight_cores_on_one_bank_with_policy_none_never_conflict():
+    """Policy none (GVSoC HEAD, C.2 caveat): infinite bank bandwidth, every core runs as if
+    alone: T0 + K loads + 3 exit instructions = 4 + 16 + 3 = 23 cycles, no conflicts."""
+    r, _ = run_asm(ONE_BANK, conflict_policy="none")
+    assert r.category("tcdm_conflict").sum() == 0
+    assert r.conflicts.sum() == 0 and r.conflict_winners.sum() == 0
+    assert r.cycles.tolist() == [T0 + K + 3] * 8
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
+def test_eight_cores_on_distinct_banks_never_conflict(policy):
+    """Core c on bank c: no two requests meet, so every policy gives T0 + K + 3 = 23 cycles."""
+    r, _ = run_asm(OWN_BANK, conflict_policy=policy)
+    assert r.conflicts.sum() == 0
+    assert r.category("tcdm_conflict").sum() == 0
+    assert r.cycles.tolist() == [T0 + K + 3] * 8
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "fifo"])
+def test_two_cores_per_bank_get_half_each(policy):
+    """Cores c and c + 4 share bank c (c < 4): they alternate, c first (lower id / pointer 0).
+
+    Core c (< 4) is granted at T0, T0 + 2, ... and loses the K - 1 = 15 cycles in between;
+    core c + 4 is granted at T0 + 1, T0 + 3, ... and loses K = 16 (one more before its first).
+    Core c + 4 ends at T0 + 2K - 1 + 1 + 3 = 2K + 7 = 39 cycles.
+    """
+    r, _ = run_asm(PAIRS, conflict_policy=policy)
+    assert r.category("tcdm_conflict").tolist() == [K - 1] * 4 + [K] * 4
+    for c in range(4):
+        assert r.conflicts[c, c] == K - 1 and r.conflicts[c + 4, c] == K
+        assert r.conflict_winners[c, c + 4] == K - 1 and r.conflict_winners[c + 4, c] == K
+    assert r.total_cycles == 2 * K + 7
+
+
+# Core 3 alone touches bank 0 one cycle before everybody hammers it; the other cores' first
+# loads go to banks 13, 14, 15, 1, 2, 3, 4 (word (c + 13) & 15), so that cycle has no conflict.
+TOUCH_THEN_HAMMER = """
+    .text
+    .globl _start
+_start:
+    addi t3, a0, 13
+    andi t3, t3, 15
+    slli t3, t3, 2
+    lui t0, 0x10000
+    add t3, t3, t0
+    slli t2, a0, 6
+    add t0, t0, t2
+    lw t1, 0(t3)
+""" + "    lw t1, 0(t0)\n" * K + EXIT
+
+
+@pytest.mark.parametrize("policy, first", [("round_robin", 4), ("fifo", 0)])
+def test_round_robin_remembers_the_last_winner_fifo_does_not(policy, first):
+    """After core 3's lone access, bank 0's round-robin pointer is 4: the eight simultaneous
+    requests are served 4, 5, 6, 7, 0, 1, 2, 3, ...  FIFO sees eight requests of the same age
+    and serves 0, 1, ..., 7.  Core c's place in the rotation is p = (c - first) mod 8, and it
+    loses p + 7 (K - 1) cycles: the two policies differ only in who pays the extra 0..7."""
+    r, _ = run_asm(TOUCH_THEN_HAMMER, conflict_policy=policy)
+    place = (np.arange(8) - first) % 8
+    assert r.category("tcdm_conflict").tolist() == (place + 7 * (K - 1)).tolist()
+    assert r.conflicts[:, 0].sum() == r.conflicts.sum()
