@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import numpy as np
-import pytest
 
 from asm_kernels.runner import run_kernel
 
@@ -53,10 +52,3 @@ def run_checked(name: str, args: Mapping[str, object], outputs: Iterable[str], *
             assert np.array_equal(got.view(np.uint8), ref.view(np.uint8)), \
                 f"{name}: input {f} was modified"
     return out, run.cycles
-
-
-def require_slow(request: pytest.FixtureRequest) -> None:
-    """Skip a long sweep unless it was asked for with ``-m slow`` (or ``--runslow``)."""
-    markexpr = request.config.getoption("markexpr", default="") or ""
-    if not (request.config.getoption("--runslow", default=False) or "slow" in markexpr):
-        pytest.skip("long sweep: run with -m slow")

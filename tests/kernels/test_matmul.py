@@ -77,13 +77,9 @@ def test_matches_numpy(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", KERNELS)
-def test_matches_numpy_exhaustive(name, request):
+def test_matches_numpy_exhaustive(name):
     """Every N, M, K in 1..9 (B layout, accumulate and core count in turn), then the larger
-    shapes on every core count: about 800 runs, minutes per kernel; opt in with -m slow (or
-    --runslow where a conftest defines it)."""
-    markexpr = request.config.getoption("markexpr", default="") or ""
-    if not (request.config.getoption("--runslow", default=False) or "slow" in markexpr):
-        pytest.skip("exhaustive sweep: run with -m slow")
+    shapes on every core count: about 800 runs, minutes per kernel; opt in with --runslow."""
     for j, shape in enumerate(itertools.product(range(1, 10), repeat=3)):
         run_case(name, *shape, trans=j % 2, acc=(j // 2) % 2, cores=CORES[j % 5], seed=j)
     for j, (shape, cores) in enumerate(itertools.product(LARGER + SLOW_LARGER, CORES)):

@@ -1,0 +1,356 @@
+# im2row for Conv2D (CHW, batch 1), fp32 words copied bit-exactly.
+#
+#   im2row    (forward and weight gradient; PULP-TrainLib B.2's row layout):
+#       buf[ho*Wo + wo][c*Hk*Wk + hk*Wk + wk] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
+#   im2row_ig (input gradient: the full-padded window of dY, for the flipped weights):
+#       buf[hi*Wi + wi][c*Hk*Wk + hk*Wk + wk] = dY[c][y / sh][x / sw]
+#           with y = hi + pt - (Hk-1) + hk, x = wi + pl - (Wk-1) + wk,
+#   and 0 wherever the source pixel is outside the image (or, for im2row_ig with a forward
+#   stride > 1, where y or x is not a multiple of the stride: the zeros a strided forward conv
+#   leaves between the dY samples).  With stride 1, im2row_ig is im2row of dY with pads Hk-1-pt,
+#   Wk-1-pl; then bt (blocktranspose) x buf^T is the input gradient.  The bottom/right padding
+#   is implied by Ho, Wo (resp. Hi, Wi): rows and columns past the image read as zeros.
+#
+# Both kernels share one body: an output pixel grid (oy, ox), a source grid, and per axis an
+# output step a, an offset b and a source dilation d — the source coordinate is
+# (o*a + b + k) / d when divisible.  im2row: a = stride, b = -pad, d = 1; im2row_ig: a = 1,
+# b = pad - (k-1), d = stride.
+#
+# Scheduling: a work unit is one column of buf, u = c*Hk*Wk + hk*Wk + wk (Hout*Wout words a
+# buf row apart); the columns are split over the cores in contiguous blocks of
+# ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1 is correct.
+# Along a column the hits on the source form a grid: rows oy0, oy0 + d_h, ... (ny of them),
+# columns ox0, ox0 + d_w, ... (nx), depending only on hk and wk respectively, so each core
+# computes the two tables once (on its stack, hence Hk, Wk <= 16) and a unit needs no
+# division.  Without dilation (every im2row, im2row_ig at stride 1) the column is written in
+# one sequential pass: the leading zeros, then per hit row nx copies (source step a_w*4, buf step
+# one row, both by register post-increment, two words per iteration so no store waits for its
+# load) and the Wout - nx zeros up to the next hit row (hardware loop 1 over the rows), then the
+# trailing zeros.  With dilation the column is zeroed and the hits overwritten.
+#
+# a0 -> struct im2row {src, buf, C, Hs, Ws, Hk, Wk, Hout, Wout, stride_h, stride_w, pad_top,
+# pad_left} (im2row: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig: src = dY,
+# Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
+    .text
+    .globl im2row
+    .globl im2row_ig
+
+# frame: 0..47 s0-s11, then the constants below, then the two tables (12 bytes per entry)
+    .equ F_HK, 48
+    .equ F_WK, 52
+    .equ F_DSTEP, 56             # dilated: buf step between two copies of a row (d_w rows)
+    .equ F_RSTEP, 60             # dilated: buf step between two hit rows (d_h * Wout rows)
+    .equ F_TRAIL, 64             # zeros after a column's last copy
+    .equ F_YTAB, 72              # per hk: first oy, number of hit rows, first source row
+    .equ F_XTAB, 264             # per wk: first ox, number of hit columns, first source column
+    .equ FRAME, 464
+
+im2row:
+    addi sp, sp, -FRAME
+    jal t5, .Lsave
+    lw s1, 36(a0)                # a_h = stride_h
+    lw t0, 44(a0)
+    sub s2, zero, t0             # b_h = -pad_top
+    li s3, 1                     # d_h
+    lw a2, 40(a0)                # a_w = stride_w
+    lw t0, 48(a0)
+    sub a3, zero, t0             # b_w = -pad_left
+    li a4, 1                     # d_w
+    j .Li2r_body
+
+im2row_ig:
+    addi sp, sp, -FRAME
+    jal t5, .Lsave
+    li s1, 1                     # a_h
+    lw t0, 44(a0)
+    lw t1, 20(a0)
+    sub s2, t0, t1
+    addi s2, s2, 1               # b_h = pad_top - (Hk - 1)
+    lw s3, 36(a0)                # d_h = stride_h
+    li a2, 1                     # a_w
+    lw t0, 48(a0)
+    lw t1, 24(a0)
+    sub a3, t0, t1
+    addi a3, a3, 1               # b_w = pad_left - (Wk - 1)
+    lw a4, 40(a0)                # d_w = stride_w
+
+# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
+.Li2r_body:
+    lw t0, 20(a0)
+    sw t0, F_HK(sp)
+    lw t0, 24(a0)
+    sw t0, F_WK(sp)
+    lw s4, 28(a0)                # Hout
+    lw s5, 12(a0)                # Hs
+    lw s6, F_HK(sp)
+    addi s7, sp, F_YTAB
+    mv a5, s1                    # (keep a_h, d_h, a_w for the source and buf steps)
+    jal t5, .Ltable              # rows
+    mv s8, s3
+    mv s9, a2
+    or s10, s3, a4               # 1 when neither axis is dilated
+    mv s1, a2
+    mv s2, a3
+    mv s3, a4
+    lw s4, 32(a0)                # Wout
+    lw s5, 16(a0)                # Ws
+    lw s6, F_WK(sp)
+    addi s7, sp, F_XTAB
+    jal t5, .Ltable              # columns
+
+    lw t0, 8(a0)                 # C
+    lw t1, F_HK(sp)
+    lw t2, F_WK(sp)
+    mul t3, t1, t2
+    mul t4, t3, t0               # columns of buf = units
+    slli s0, t4, 2               # L4: buf row stride (bytes)
+    lw s2, 32(a0)                # Wout
+    lw t5, 28(a0)
+    mul a6, t5, s2               # Hout*Wout: column length
+    mul t5, s0, s3
+    sw t5, F_DSTEP(sp)
+    mul t5, s2, s8
+    mul t5, t5, s0
+    sw t5, F_RSTEP(sp)
+    lw t5, 16(a0)
+    slli s11, t5, 2              # Ws4: source row stride (bytes)
+    mul s3, s11, a5              # source step between hit rows: a_h rows
+    slli s1, s9, 2               # source step along a row: a_w words
+    lw t5, 12(a0)
+    mul a7, t5, s11              # Hs*Ws4: source channel stride
+    mv a5, s10
+    # this core's units [u0, u0 + s8)
+    add t5, t4, a1
+    addi t5, t5, -1
+    divu t5, t5, a1              # units per core
+    csrr t6, mhartid
+    andi t6, t6, 0x1f
+    mul t0, t6, t5               # u0
+    add s8, t0, t5
+    p.minu s8, s8, t4
+    sub s8, s8, t0               # units of this core
+    blez s8, .Li2r_done
+    lw t1, 4(a0)
+    slli s7, t0, 2
+    add s7, s7, t1               # buf column of u0
+    divu t1, t0, t3              # channel
+    mul t5, t1, t3
+    sub t0, t0, t5               # hk*Wk + wk
+    divu t5, t0, t2              # hk
+    mul t6, t5, t2
+    sub t0, t0, t6               # wk
+    lw t6, 0(a0)
+    mul t1, t1, a7
+    add s6, t6, t1               # source channel base
+    li t6, 12
+    mul t1, t5, t6
+    addi s4, sp, F_YTAB
+    add s4, s4, t1               # &ytab[hk]
+    mul t1, t0, t6
+    addi s5, sp, F_XTAB
+    add s5, s5, t1               # &xtab[wk]
+    lw s10, F_HK(sp)
+    sub s10, s10, t5             # kernel rows left in this channel
+    sub s9, t2, t0               # kernel columns left in this row
+
+# s0 = L4, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
+# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf column, s8 = units left,
+# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 1 unless dilated, a6 = Hout*Wout, a7 = Hs*Ws4
+.Li2r_unit:
+    lw a0, 4(s4)                 # ny
+    lw a1, 4(s5)                 # nx
+    mv t6, s7
+    lw t0, 8(s4)
+    mul t0, t0, s11
+    lw t1, 8(s5)
+    slli t1, t1, 2
+    add t0, t0, t1
+    add t5, s6, t0               # source of the first hit
+    p.bneimm a5, 1, .Li2r_dil
+    beqz a0, .Li2r_zcol
+    beqz a1, .Li2r_zcol
+    lw t0, 0(s4)
+    lw a2, 0(s5)                 # ox0
+    mul t0, t0, s2
+    add t0, t0, a2               # zeros before the first hit
+    mul t1, a0, s2
+    add t1, t1, t0
+    sub a2, s2, a1               # zeros between two hit rows' copies
+    sub t1, t1, a2
+    sub t2, a6, t1               # zeros after the last copy
+    sw t2, F_TRAIL(sp)
+    srli a4, a1, 1               # pairs per row
+    andi a1, a1, 1               # odd
+    beqz t0, 1f
+    lp.setup x0, t0, 2f
+2:  p.sw zero, s0(t6!)
+1:  mv t4, t5                    # first hit row
+    beqz a4, 3f
+    lp.setup x0, a4, 4f
+    p.lw t0, s1(t4!)
+    p.lw t1, s1(t4!)
+    p.sw t0, s0(t6!)
+4:  p.sw t1, s0(t6!)
+3:  beqz a1, 5f
+    lw t0, 0(t4)
+    p.sw t0, s0(t6!)
+5:  add t5, t5, s3
+    addi a0, a0, -1
+    beqz a0, .Li2r_trail
+    lp.setup x1, a0, 9f          # the other hit rows: zeros up to the row, then its copies
+    beqz a2, 6f
+    lp.setup x0, a2, 7f
+7:  p.sw zero, s0(t6!)
+6:  mv t4, t5
+    beqz a4, 3f
+    lp.setup x0, a4, 4f
+    p.lw t0, s1(t4!)
+    p.lw t1, s1(t4!)
+    p.sw t0, s0(t6!)
+4:  p.sw t1, s0(t6!)
+3:  beqz a1, 9f
+    lw t0, 0(t4)
+    p.sw t0, s0(t6!)
+9:  add t5, t5, s3
+.Li2r_trail:
+    lw t0, F_TRAIL(sp)
+    beqz t0, .Li2r_next
+    lp.setup x0, t0, 1f
+1:  p.sw zero, s0(t6!)
+    j .Li2r_next
+
+.Li2r_zcol:                      # no hit: the whole column is zero
+    lp.setup x0, a6, 1f
+1:  p.sw zero, s0(t6!)
+    j .Li2r_next
+
+.Li2r_dil:                       # dilated source: zero the column, then overwrite the hits
+    lp.setup x0, a6, 1f
+1:  p.sw zero, s0(t6!)
+    beqz a0, .Li2r_next
+    beqz a1, .Li2r_next
+    lw t0, 0(s4)
+    mul t0, t0, s2
+    lw t1, 0(s5)
+    add t0, t0, t1
+    mul t0, t0, s0
+    add t3, s7, t0               # buf word of the first hit
+    lw a2, F_DSTEP(sp)
+    lw a3, F_RSTEP(sp)
+    lp.setup x1, a0, 3f
+    mv t6, t3
+    mv t4, t5
+    lp.setup x0, a1, 2f
+    p.lw t0, s1(t4!)
+2:  p.sw t0, a2(t6!)
+    add t3, t3, a3
+3:  add t5, t5, s3
+
+.Li2r_next:
+    addi s7, s7, 4               # next column of buf
+    addi s8, s8, -1
+    beqz s8, .Li2r_done
+    addi s5, s5, 12              # next wk
+    addi s9, s9, -1
+    bnez s9, .Li2r_unit
+    lw s9, F_WK(sp)
+    addi s5, sp, F_XTAB
+    addi s4, s4, 12              # next hk
+    addi s10, s10, -1
+    bnez s10, .Li2r_unit
+    lw s10, F_HK(sp)
+    addi s4, sp, F_YTAB
+    add s6, s6, a7               # next channel
+    j .Li2r_unit
+
+.Li2r_done:
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    addi sp, sp, FRAME
+    ret
+
+.Lsave:                          # spill s0-s11 into the frame; returns through t5
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    jr t5
+
+# The hits of one axis, for each kernel index k < K: output positions o < Nout whose source
+# coordinate (o*a + b + k) / d divides evenly and lies in [0, Nsrc).  Entry k (12 bytes) =
+# (first such o, how many — at o, o + d, o + 2d, ... —, the first one's source index).
+# In: s1 = a, s2 = b, s3 = d (one of a, d is 1), s4 = Nout, s5 = Nsrc, s6 = K, s7 = table.
+# Clobbers t0-t4, t6, s7; returns through t5.
+.Ltable:
+    li t4, 0                     # k
+1:  add t3, s2, t4               # c0 = b + k: source numerator at o = 0
+    bgez t3, 2f
+    sub t0, s1, t3
+    addi t0, t0, -1
+    mv t1, s1
+    jal t6, .Ludiv               # c0 < 0: first o = ceil(-c0 / a)
+    j 3f
+2:  mv t0, t3
+    mv t1, s3
+    jal t6, .Ludiv
+    mul t0, t0, s3
+    sub t0, t3, t0               # c0 mod d
+    beqz t0, 3f
+    sub t0, s3, t0               # c0 >= 0: up to the next multiple of d
+3:  sw t0, 0(s7)
+    mul t0, t0, s1
+    add t0, t0, t3
+    mv t1, s3
+    jal t6, .Ludiv               # its source index q0
+    sw t0, 8(s7)
+    lw t1, 0(s7)
+    li t2, 0
+    bgeu t1, s4, 4f              # first o past the output: no hit
+    bgeu t0, s5, 4f              # q0 past the source
+    sub t3, s5, t0               # source positions from q0 on
+    sub t0, s4, t1
+    add t0, t0, s3
+    addi t0, t0, -1
+    mv t1, s3
+    jal t6, .Ludiv               # output positions from o0 on, step d
+    sw t0, 4(s7)
+    add t0, t3, s1
+    addi t0, t0, -1
+    mv t1, s1
+    jal t6, .Ludiv               # source positions from q0 on, step a
+    lw t2, 4(s7)
+    p.minu t2, t2, t0
+4:  sw t2, 4(s7)
+    addi s7, s7, 12
+    addi t4, t4, 1
+    bltu t4, s6, 1b
+    jr t5
+
+# t0 = t0 / t1 (unsigned, t1 >= 1; a shift when t1 is a power of two, 1 included: divu costs up
+# to 35 cycles for small divisors); clobbers t2; returns through t6
+.Ludiv:
+    p.cnt t2, t1
+    p.bneimm t2, 1, 1f
+    p.ff1 t2, t1
+    srl t0, t0, t2
+    jr t6
+1:  divu t0, t0, t1
+    jr t6
