@@ -1,0 +1,161 @@
+"""``trainlib``: train a model on the simulated cluster, or show its memory plan.
+
+    trainlib train MODEL.toml --steps N [--cores 8] [--config PRESET] [--memory auto|tcdm|l2]
+                   [--choices TABLE.toml] [--report out.html [--report-step LAYER:STEP]]
+    trainlib plan  MODEL.toml [--cores 8] [--config PRESET] [--memory ...] [--choices ...]
+
+``train`` prints the loss of every step beside the golden model's, then the per-layer,
+per-step table of the last training step (cycles, MAC/cycle, stall breakdown, phases), then
+whether the trained parameters match the golden model's.  Exit status: 0 when loss trajectory
+and parameters match, 1 when they do not, 2 for a bad model, choice table or plan (one line on
+stderr, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+
+from isasim.config import ConfigError
+from trainlib.choices import ChoiceTable
+from trainlib.driver import run_config
+from trainlib.errors import TrainlibError
+from trainlib.model import Model
+from trainlib.report import step_table, write_report
+from trainlib.step import run_spec
+from trainlib.train import TrainResult, train
+from trainlib.workflow import plan_model
+
+LOSS_RTOL = 1e-4
+PARAM_RTOL = 1e-4
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="trainlib", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("train", "plan"):
+        p = sub.add_parser(name)
+        p.add_argument("model", help="model description (TOML)")
+        p.add_argument("--cores", type=int, default=8)
+        p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
+        p.add_argument("--memory", choices=("auto", "tcdm", "l2"), default=None,
+                       help="override the model's memory mode")
+        p.add_argument("--choices", help="choice table (kernel and tile per layer step)")
+        if name == "train":
+            p.add_argument("--steps", type=int, default=1)
+            p.add_argument("--report", help="write the HTML report of one step run here")
+            p.add_argument("--report-step", help="LAYER:STEP to report (default: the step "
+                                                 "with the most cycles)")
+    return ap
+
+
+def _load(args) -> tuple[Model, ChoiceTable | None]:
+    model = Model.load(args.model)
+    choices = None
+    if args.choices:
+        choices = ChoiceTable.load(args.choices)
+        choices.check_against(model.signatures())
+    return model, choices
+
+
+def cmd_plan(args, console: Console) -> int:
+    model, choices = _load(args)
+    cfg = run_config(args.config, args.cores)
+    plan = plan_model(model, cfg, args.memory, choices)
+    for line in plan.describe(model):
+        console.print(line, highlight=False, soft_wrap=True)
+    return 0
+
+
+def matches(res: TrainResult) -> list[str]:
+    """What differs between the simulator and the golden model (empty: everything matches)."""
+    bad = []
+    for i, (a, b) in enumerate(zip(res.losses, res.golden_losses, strict=True)):
+        if not abs(a - b) <= LOSS_RTOL * max(1.0, abs(b)):
+            bad.append(f"step {i + 1}: loss {a:.7g}, golden {b:.7g}")
+    for layer, ps in res.golden_params.items():
+        for name, ref in ps.items():
+            got = res.params[layer][name]
+            scale = max(1e-3, float(np.abs(ref).max()))
+            err = float(np.abs(got - ref).max())
+            if not err <= PARAM_RTOL * scale:
+                bad.append(f"{layer}.{name}: max |sim - golden| = {err:.3g}")
+    return bad
+
+
+def cmd_train(args, console: Console) -> int:
+    model, choices = _load(args)
+    run_config(args.config, args.cores)              # a bad preset fails before any output
+    if args.steps < 1:
+        raise TrainlibError("--steps must be at least 1")
+    console.print(f"training {model.name} for {args.steps} step(s) on {args.cores} cores "
+                  f"({args.config})", highlight=False)
+
+    def show(i: int, loss: float, gloss: float) -> None:
+        console.print(f"step {i + 1:>3}: loss {loss:.7g}   golden {gloss:.7g}   "
+                      f"diff {loss - gloss:+.2e}", highlight=False)
+
+    res = train(model, args.steps, cores=args.cores, config=args.config, memory=args.memory,
+                choices=choices, on_step=show)
+    assert res.plan is not None
+    names = res.last_runs[0].result.category_names
+    cyc = res.cycles_per_step()[-1]
+    macs = res.macs_per_step()
+    console.print(step_table(res.stats[-1], names,
+                             f"{model.name}: one training step, {cyc:,} cycles, "
+                             f"{macs:,} MACs, {macs / cyc:.2f} MAC/cycle "
+                             f"(memory: {res.plan.memory})"))
+    if args.report:
+        console.print(_report(args, model, res), highlight=False)
+    bad = matches(res)
+    if bad:
+        console.print("MISMATCH with the golden model: " + "; ".join(bad), highlight=False)
+        return 1
+    console.print(f"loss trajectory and updated parameters match the golden model "
+                  f"(loss rtol {LOSS_RTOL}, parameters rtol {PARAM_RTOL})", highlight=False)
+    return 0
+
+
+def _report(args, model: Model, res: TrainResult) -> str:
+    from traces.eventlog import record_run
+
+    assert res.plan is not None
+    keys = [w.key(model) for w, _, _ in res.plan.steps]
+    if args.report_step:
+        layer, _, step = args.report_step.partition(":")
+        if (layer, step) not in keys:
+            raise TrainlibError(f"--report-step {args.report_step}: no such step; steps: "
+                                + ", ".join(f"{a}:{b}" for a, b in keys))
+        i = keys.index((layer, step))
+    else:
+        i = int(np.argmax([s.cycles for s in res.stats[-1]]))
+    _, spec, sp = res.plan.steps[i]
+    logs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def hook(machine):
+            result, log = record_run(machine, Path(tmp) / "events.bin")
+            logs.append(log)
+            return result
+        run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=args.config,
+                       plan=sp, machine_hook=hook)
+        return write_report(run.result, logs[0], args.report,
+                            f"{model.name}: {keys[i][0]} {keys[i][1]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(width=None if sys.stdout.isatty() else 220)
+    try:
+        return cmd_train(args, console) if args.cmd == "train" else cmd_plan(args, console)
+    except (TrainlibError, ConfigError) as e:
+        print(f"trainlib: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

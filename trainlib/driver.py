@@ -1,0 +1,424 @@
+"""Driver programs: a sequence of kernel calls, barriers and DMA transfers, run as one program.
+
+``asm_kernels.runner`` runs one kernel; a training step needs several (im2row, then the matmul,
+then the bias) with a barrier between them, and, when tensors live in L2, DMA transfers of
+tiles into the TCDM and results back out.  A ``DriverProgram`` lists those as items:
+
+* ``Call``     every core calls the kernel (``a0`` = its argument structure, ``a1`` = cores),
+               then all meet in hardware barrier 0;
+* ``Issue``    core 0 pushes a batch of DMA transfers; only the batch's last transfer asks for
+               the completion event (transfers run in order, so that one ending means all did);
+* ``Wait``     core 0 sleeps until the oldest batch not yet waited for has completed;
+* ``Barrier``  every core meets (after core 0's ``Issue``/``Wait`` work, so the others see it).
+
+The assembly text depends only on the item structure (which kernels, how many transfers, 1-D or
+2-D), never on addresses or sizes: those are data, written into the argument area after the
+program is loaded.  So a training loop that runs the same step again reuses the assembled
+program (``functools.cache``), and only data moves.
+
+Tensors are ``Buffer``s placed in TCDM or L2 by a bump allocator in program order; the plan
+(``trainlib.planner``) has checked beforehand that they fit.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+
+import numpy as np
+
+from asm_kernels.catalogue import Kernel, kernel
+from isasim.config import ClusterConfig, load_config
+from isasim.machine import Machine
+from isasim.result import RunResult
+from toolchain.asm import assemble
+from toolchain.program import Program
+from trainlib.errors import NotAvailable, PlanError, SimulationError
+
+STACK_BYTES = 512          # per core: kernels spill callee-saved registers and small tables
+ALIGN = 16
+DMA_WORDS = 5              # descriptor: command, TCDM address, external address, line, stride
+DMA_EVENT = 1 << 20
+DMA_TO_TCDM = 1 << 17
+DMA_INC = 1 << 18
+DMA_2D = 1 << 19
+DMA_QUEUE = 16             # transfers the DMA queues before it refuses more
+EVT_DMA = 1 << 8
+EVT_BARRIER = 1 << 16
+
+
+@dataclass
+class Buffer:
+    """A float32 tensor in simulator memory for one run."""
+
+    name: str
+    size: int                               # elements
+    place: str = "tcdm"                     # "tcdm" | "l2"
+    init: np.ndarray | None = None          # written before the run (flattened)
+    output: bool = False                    # read back after the run
+
+    @property
+    def nbytes(self) -> int:
+        return 4 * max(self.size, 1)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """An element offset into a buffer: what a pointer field of an argument struct gets."""
+
+    buf: str
+    offset: int = 0
+
+
+@dataclass
+class Call:
+    kernel: str
+    args: dict[str, Ref | int | float]
+    label: str = ""                          # what this call does in its step ("mm", "im2row")
+
+
+@dataclass
+class Transfer:
+    """One DMA command; 2-D when ``lines > 1`` (TCDM side contiguous, external side strided)."""
+
+    tcdm: Ref
+    ext: Ref
+    line_bytes: int
+    lines: int = 1
+    stride_bytes: int = 0
+    to_tcdm: bool = True
+
+    @property
+    def two_d(self) -> bool:
+        return self.lines > 1 and self.stride_bytes != self.line_bytes
+
+
+@dataclass
+class Issue:
+    transfers: list[Transfer]
+
+
+@dataclass
+class Wait:
+    pass
+
+
+@dataclass
+class Barrier:
+    label: str = "sync"
+
+
+Item = Call | Issue | Wait | Barrier
+
+
+@dataclass
+class DriverProgram:
+    buffers: list[Buffer]
+    items: list[Item]
+    label: str = ""
+
+
+@dataclass
+class DriverRun:
+    """What one run gave: read-back outputs, the run result, and cycles per phase label.
+
+    ``phases`` are cluster cycles between consecutive barriers as core 0's ``mcycle`` saw them,
+    summed by the label of the call (or barrier) that ends the phase: how long the im2row, the
+    matmul, the bias and the DMA waits of a step took.
+    """
+
+    outputs: dict[str, np.ndarray]
+    result: RunResult
+    addresses: dict[str, int]
+    phases: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def cycles(self) -> int:
+        return self.result.total_cycles
+
+
+# ---- code generation ------------------------------------------------------------------------
+def _kernels(items: Sequence[Item]) -> list[Kernel]:
+    out: dict[str, Kernel] = {}
+    for it in items:
+        if isinstance(it, Call) and it.kernel not in out:
+            try:
+                out[it.kernel] = kernel(it.kernel)
+            except KeyError:
+                raise NotAvailable(f"kernel {it.kernel!r} ({it.label}) is not in the "
+                                   f"asm_kernels catalogue") from None
+    return list(out.values())
+
+
+@dataclass(frozen=True)
+class ArgsLayout:
+    """Byte offsets in the argument area: call structs, DMA descriptors, phase time stamps."""
+
+    calls: list[int]
+    dma: list[int]
+    stamps: int
+    n_stamps: int
+    size: int
+
+
+def args_layout(items: Sequence[Item]) -> ArgsLayout:
+    calls, dma, off = [], [], 0
+    for it in items:
+        if isinstance(it, Call):
+            calls.append(off)
+            off += kernel(it.kernel).args.size
+        elif isinstance(it, Issue):
+            for _ in it.transfers:
+                dma.append(off)
+                off += 4 * DMA_WORDS
+    n_stamps = 1 + sum(isinstance(it, Call | Barrier) for it in items)
+    return ArgsLayout(calls, dma, off, n_stamps, off + 4 * n_stamps)
+
+
+def _stamp(i: int, off: int, n: int) -> list[str]:
+    """Core 0 writes mcycle into stamp ``i`` (one per barrier: phase boundaries)."""
+    return [f"    bnez s0, .Lstamp{n}", "    csrr t0, mcycle", *_addr("s3", off + 4 * i),
+            "    sw t0, 0(a0)", f".Lstamp{n}:"]
+
+
+def _addr(reg: str, off: int) -> list[str]:
+    """``addi a0, reg, off`` when off fits 12 bits, else li + add."""
+    if off < 2048:
+        return [f"    addi a0, {reg}, {off}"]
+    return [f"    li a0, {off}", f"    add a0, a0, {reg}"]
+
+
+def generate(items: Sequence[Item], cores: int, eu_demux: int, dma_demux: int) -> str:
+    """The driver's assembly (without the kernels)."""
+    lay = args_layout(items)
+    mask = (1 << cores) - 1
+    lines = [
+        "    .section .l1.args, \"aw\"",
+        "    .p2align 4",
+        "__driver_args:",
+        f"    .zero {lay.size}",
+        "    .text",
+        "    .globl _start",
+        "_start:",
+        "    csrr s0, mhartid",
+        "    andi s0, s0, 0x1f",
+        f"    li s1, {eu_demux}",
+        f"    li t0, {mask}",
+        "    sw t0, 0x200(s1)           # barrier 0: every core triggers ...",
+        "    sw t0, 0x20c(s1)           # ... and is woken",
+        f"    li t0, {EVT_BARRIER}",
+        "    sw t0, 0(s1)               # listen to the barrier only (DMA events stay buffered)",
+        f"    li s2, {dma_demux}",
+        "    la s3, __driver_args",
+        "    p.elw t0, 0x21c(s1)        # barrier: start together",
+        *_stamp(0, lay.stamps, 0),
+    ]
+    ci = di = 0
+    si = 1
+    for n, it in enumerate(items, start=1):
+        if isinstance(it, Call):
+            k = kernel(it.kernel)
+            lines.append(f"    # {it.label or 'call'}: {k.name}")
+            lines += _addr("s3", lay.calls[ci])
+            ci += 1
+            lines += [f"    li a1, {cores}", f"    call {k.entry}",
+                      "    p.elw t0, 0x21c(s1)        # barrier", *_stamp(si, lay.stamps, n)]
+            si += 1
+        elif isinstance(it, Barrier):
+            lines += ["    p.elw t0, 0x21c(s1)        # barrier", *_stamp(si, lay.stamps, n)]
+            si += 1
+        elif isinstance(it, Issue):
+            lines += [f"    bnez s0, .Ldrv{n}", "    # core 0: push a DMA batch"]
+            for t in it.transfers:
+                words = DMA_WORDS if t.two_d else 3
+                lines += _addr("s3", lay.dma[di])
+                di += 1
+                for w in range(words):
+                    lines += [f"    lw t0, {4 * w}(a0)", "    sw t0, 0(s2)"]
+            lines.append(f".Ldrv{n}:")
+        elif isinstance(it, Wait):
+            lines += [f"    bnez s0, .Ldrv{n}",
+                      f"    li t0, {EVT_DMA}",
+                      "    sw t0, 0(s1)               # listen to the DMA event ...",
+                      "    lw t0, 0x3c(s1)            # ... sleep until it, clear it",
+                      f"    li t0, {EVT_BARRIER}",
+                      "    sw t0, 0(s1)",
+                      f".Ldrv{n}:"]
+    lines += ["    li a0, 0", "    li a7, 93", "    ecall", ""]
+    return "\n".join(lines)
+
+
+LOCAL_LABEL = re.compile(r"\.L([A-Za-z0-9_$]+)")
+
+
+@functools.lru_cache(maxsize=64)
+def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
+    """One program: the driver, then each kernel file with its ``.L`` labels made unique.
+
+    There is no linker: the files are assembled as one source, so the file-local ``.L`` labels
+    two kernel files may share get a per-file prefix (``.Lk<i>_``).
+    """
+    sources = [driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
+                          for i, f in enumerate(files)]
+    return assemble("\n".join(sources), filename="trainlib-driver.s", family=family)
+
+
+@functools.cache
+def kernel_source(file: str) -> str:
+    """The text of a kernel file of the catalogue (read once per process)."""
+    return resources.files("asm_kernels").joinpath(file).read_text()
+
+
+def build_program(prog: DriverProgram, cfg: ClusterConfig) -> Program:
+    ks = _kernels(prog.items)
+    text = generate(prog.items, cfg.cores, cfg.eu_demux, cfg.dma_demux)
+    files = tuple(sorted({k.file for k in ks}))
+    return _assemble(text, files, cfg.xpulp)
+
+
+# ---- placement and running ------------------------------------------------------------------
+def _align(x: int) -> int:
+    return (x + ALIGN - 1) & ~(ALIGN - 1)
+
+
+def free_memory(program: Program, cfg: ClusterConfig) -> dict[str, tuple[int, int]]:
+    """[start, end) of the memory left for tensors in TCDM (below the stacks) and L2."""
+    ends = {"tcdm": cfg.tcdm_base, "l2": cfg.l2_base}
+    for s in program.sections:
+        if not s.alloc:
+            continue
+        if cfg.tcdm_base <= s.addr < cfg.tcdm_end:
+            ends["tcdm"] = max(ends["tcdm"], s.end)
+        elif cfg.l2_base <= s.addr < cfg.l2_end:
+            ends["l2"] = max(ends["l2"], s.end)
+    stack_bottom = cfg.tcdm_end - cfg.cores * cfg.stack_size
+    return {"tcdm": (_align(ends["tcdm"]), stack_bottom), "l2": (_align(ends["l2"]), cfg.l2_end)}
+
+
+def place(buffers: Sequence[Buffer], free: dict[str, tuple[int, int]]) -> dict[str, int]:
+    nxt = {k: v[0] for k, v in free.items()}
+    out = {}
+    for b in buffers:
+        if b.place not in nxt:
+            raise PlanError(f"buffer {b.name}: place must be tcdm or l2, not {b.place!r}")
+        addr = nxt[b.place]
+        end = addr + b.nbytes
+        if end > free[b.place][1]:
+            raise PlanError(f"buffer {b.name} ({b.nbytes} bytes) does not fit in {b.place}: "
+                            f"{end - free[b.place][1]} bytes short")
+        out[b.name] = addr
+        nxt[b.place] = _align(end)
+    return out
+
+
+def run_config(config: str | ClusterConfig, cores: int) -> ClusterConfig:
+    """The cluster configuration of a run: ``config`` with ``cores`` and the driver's stacks."""
+    cfg = config if isinstance(config, ClusterConfig) else load_config(config)
+    cfg = cfg.replace(cores=cores, stack_size=STACK_BYTES)
+    cfg.validate()
+    return cfg
+
+
+def _arg_words(call: Call, addresses: dict[str, int]) -> np.ndarray:
+    k = kernel(call.kernel)
+    names = [n for n, _ in k.args.fields]
+    missing = set(names) - set(call.args)
+    extra = set(call.args) - set(names)
+    if missing or extra:
+        raise TypeError(f"{call.label}: kernel {k.name} takes {', '.join(names)}; "
+                        f"missing {sorted(missing)}, unknown {sorted(extra)}")
+    values = {n: v for n, v in call.args.items() if not isinstance(v, Ref)}
+    why = k.violated(values)
+    if why:
+        raise NotAvailable(f"{call.label}: kernel {k.name} refuses {values}: constraint "
+                           f"{why!r} does not hold")
+    words = np.zeros(len(names), dtype=np.uint32)
+    for i, (n, kind) in enumerate(k.args.fields):
+        v = call.args[n]
+        if kind == "ptr":
+            if not isinstance(v, Ref):
+                raise TypeError(f"{call.label}: {k.name}.{n} needs a buffer reference")
+            words[i] = addresses[v.buf] + 4 * v.offset
+        elif kind == "f32":
+            words[i] = np.float32(v).view(np.uint32)
+        else:
+            words[i] = np.int32(v).view(np.uint32)
+    return words
+
+
+def _dma_words(t: Transfer, addresses: dict[str, int], last: bool) -> np.ndarray:
+    total = t.line_bytes * t.lines
+    cmd = total | DMA_INC | (DMA_TO_TCDM if t.to_tcdm else 0) | (DMA_EVENT if last else 0)
+    if t.two_d:
+        cmd |= DMA_2D
+    return np.array([cmd, addresses[t.tcdm.buf] + 4 * t.tcdm.offset,
+                     addresses[t.ext.buf] + 4 * t.ext.offset,
+                     t.line_bytes, t.stride_bytes], dtype=np.uint32)
+
+
+def check_transfers(prog: DriverProgram) -> None:
+    """DMA limits the hardware enforces, checked before the run with the step's name."""
+    for it in prog.items:
+        if isinstance(it, Issue):
+            if len(it.transfers) > DMA_QUEUE:
+                raise PlanError(f"{prog.label}: a DMA batch of {len(it.transfers)} transfers "
+                                f"exceeds the {DMA_QUEUE}-entry queue")
+            for t in it.transfers:
+                if t.line_bytes * t.lines >= 1 << 17:
+                    raise PlanError(f"{prog.label}: DMA transfer of {t.line_bytes * t.lines} "
+                                    f"bytes exceeds the 17-bit length field")
+
+
+def run_driver(prog: DriverProgram, *, cores: int = 8, config: str | ClusterConfig = "pulp-open",
+               max_cycles: int | None = None, machine_hook=None) -> DriverRun:
+    """Assemble (cached), load, place and fill, run, read back; raise on a failed run.
+
+    ``machine_hook(machine)`` runs the loaded machine instead of ``machine.run`` when given
+    (the HTML report uses it to record an event log); it must return the RunResult.
+    """
+    cfg = run_config(config, cores)
+    check_transfers(prog)
+    program = build_program(prog, cfg)
+    machine = Machine(cfg).load(program)
+    addresses = place(prog.buffers, free_memory(program, cfg))
+    for b in prog.buffers:
+        if b.init is not None:
+            data = np.ascontiguousarray(b.init, dtype=np.float32).reshape(-1)
+            if data.size != b.size:
+                raise ValueError(f"buffer {b.name}: init has {data.size} elements, "
+                                 f"buffer {b.size}")
+            machine.write(addresses[b.name], data)
+    base = program.symbol("__driver_args")
+    lay = args_layout(prog.items)
+    ci = di = 0
+    for it in prog.items:
+        if isinstance(it, Call):
+            machine.write(base + lay.calls[ci], _arg_words(it, addresses))
+            ci += 1
+        elif isinstance(it, Issue):
+            for j, t in enumerate(it.transfers):
+                last = j == len(it.transfers) - 1
+                machine.write(base + lay.dma[di], _dma_words(t, addresses, last))
+                di += 1
+    result = machine_hook(machine) if machine_hook else machine.run(max_cycles)
+    if result.status != "exited" or result.exit_code != 0:
+        why = " | ".join(result.fault.format().splitlines()[:2]) if result.fault else ""
+        raise SimulationError(f"{prog.label}: run ended with status {result.status} "
+                              f"(exit {result.exit_code}) {why}")
+    outputs = {b.name: machine.read(addresses[b.name], b.size, np.float32)
+               for b in prog.buffers if b.output}
+    stamps = machine.read(base + lay.stamps, lay.n_stamps, np.uint32).astype(np.int64)
+    return DriverRun(outputs, result, addresses, phase_cycles(prog.items, stamps))
+
+
+def phase_cycles(items: Sequence[Item], stamps: np.ndarray) -> dict[str, int]:
+    """Cycles between consecutive barrier stamps, summed by the label that ends each phase."""
+    labels = [it.label or it.kernel if isinstance(it, Call) else it.label
+              for it in items if isinstance(it, Call | Barrier)]
+    out: dict[str, int] = {}
+    for i, lab in enumerate(labels):
+        out[lab] = out.get(lab, 0) + int(stamps[i + 1] - stamps[i])
+    return out

@@ -1,0 +1,513 @@
+"""Layer steps as kernel calls: PULP-TrainLib section B, one function per (layer, step).
+
+A ``StepSpec`` says what a step reads and writes (``TensorUse``: name, full shape, in / out,
+and how a tile of the split dimension maps into it), what scratch it needs (im2row buffers,
+transposed weights), and which calls compute it: ``prologue()`` once on whole tensors, then
+``tile(n)`` for each tile of ``n`` indices of the split dimension.  The same spec runs
+untiled with everything in TCDM (one tile covering the whole dimension) or tiled from L2; the
+planner picks the tile, ``trainlib.program`` turns the spec and the plan into a driver program.
+
+The split dimension is always one whose tiles are independent (output channels for forward and
+weight gradient, input channels for the input gradient, channels for depthwise, elements for
+element-wise steps), so a tile never needs a reduction across tiles.
+
+Every call names a catalogue kernel.  The step's main operation (the matmul, the depthwise
+product) takes the kernel from the choice; the helpers (im2row, transposes, bias) are fixed.
+A kernel missing from the catalogue makes the step raise ``NotAvailable`` when it is built:
+nothing here computes on the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from asm_kernels.catalogue import catalogue
+from trainlib.driver import Call, Ref
+from trainlib.errors import ModelError, NotAvailable
+from trainlib.layers import (
+    Add,
+    AvgPool,
+    Conv2D,
+    DepthWise,
+    LeakyReLU,
+    Linear,
+    MaxPool,
+    PointWise,
+    ReLU,
+    Shape,
+    Sigmoid,
+)
+
+BIAS_KERNEL = "mm_naive_n"        # bias add / bias gradient as a K=1 (or ones-vector) matmul
+
+# PULP-TrainLib's one-size-fits-all defaults (A.4): naive matmul parallel over N, except the
+# linear input gradient (N = 1) which is parallel over M; depthwise: the plain mm_dw kernels.
+DEFAULT_KERNELS: dict[tuple[str, str], str] = {
+    ("linear", "fw"): "mm_naive_n", ("linear", "wg"): "mm_naive_n",
+    ("linear", "ig"): "mm_naive_m",
+    ("conv2d", "fw"): "mm_naive_n", ("conv2d", "wg"): "mm_naive_n",
+    ("conv2d", "ig"): "mm_naive_n",
+    ("pointwise", "fw"): "mm_naive_n", ("pointwise", "wg"): "mm_naive_n",
+    ("pointwise", "ig"): "mm_naive_n",
+    ("depthwise", "fw"): "mm_dw", ("depthwise", "wg"): "mm_dw_in_grad",
+    ("depthwise", "ig"): "mm_dw_in_grad",
+}
+
+
+@dataclass(frozen=True)
+class Split:
+    """Where tile [lo, hi) of the split dimension sits in a tensor.
+
+    ``lines`` runs of ``(hi - lo) * unit`` elements starting at ``l * pitch + lo * unit``:
+    one line for a row split (contiguous), several for a column split (a 2-D DMA).
+    """
+
+    unit: int
+    lines: int = 1
+    pitch: int = 0
+
+    def tile_size(self, n: int) -> int:
+        return self.lines * n * self.unit
+
+
+@dataclass(frozen=True)
+class TensorUse:
+    name: str
+    shape: Shape
+    role: str                       # "in" | "out" | "inout"
+    split: Split | None = None      # None: every tile needs all of it
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Working memory of a step: ``size(n)`` elements for a tile of n (or fixed if prologue)."""
+
+    name: str
+    size: Callable[[int], int]
+    prologue: bool = False          # built once before the tiles (sized for the whole dim)
+
+
+@dataclass
+class StepSpec:
+    layer: str
+    step: str                       # fw | wg | ig (or loss, update, skip)
+    dim: str                        # name of the split dimension ("Co", "Ci", "C", "n")
+    extent: int
+    tensors: list[TensorUse]
+    tile: Callable[[int], list[Call]]
+    prologue: Callable[[], list[Call]] = lambda: []
+    scratch: list[Scratch] = field(default_factory=list)
+    consts: dict[str, np.ndarray] = field(default_factory=dict)
+    macs: int = 0
+    kernel: str | None = None       # the main operation's kernel (None: no choice to make)
+
+
+# ---- call helpers -----------------------------------------------------------------------------
+def _mm(kernel: str, a: Ref, b: Ref, c: Ref, n: int, m: int, k: int, trans_b: int = 0,
+        acc: int = 0, label: str = "mm") -> Call:
+    return Call(kernel, dict(A=a, B=b, C=c, N=n, M=m, K=k, trans_B=trans_b, accumulate=acc),
+                label)
+
+
+def _dw(kernel: str, a: Ref, b: Ref, c: Ref, n: int, m: int, k: int, ker: int) -> Call:
+    return Call(kernel, dict(A=a, B=b, C=c, N=n, M=m, K=k, ker_size=ker), "depthwise")
+
+
+def _im2row(kernel: str, src: Ref, buf: Ref, c: int, hs: int, ws: int, layer,
+            hout: int, wout: int) -> Call:
+    (kh, kw), (sh, sw), (ph, pw) = layer.kernel, layer.stride, layer.padding
+    return Call(kernel, dict(src=src, buf=buf, C=c, Hs=hs, Ws=ws, Hk=kh, Wk=kw, Hout=hout,
+                             Wout=wout, stride_h=sh, stride_w=sw, pad_top=ph, pad_left=pw),
+                kernel)
+
+
+def _ew(kernel: str, label: str, **args) -> Call:
+    return Call(kernel, args, label)
+
+
+R = Ref
+
+
+def check_kernel(layer, step: str, name: str) -> None:
+    """Refuse a main kernel that cannot compute this step (wrong family), naming the layer."""
+    cat = catalogue()
+    if name not in cat:
+        raise NotAvailable(f"layer {layer.name} {step}: kernel {name!r} is not in the "
+                           f"asm_kernels catalogue")
+    fam = cat[name].family
+    want = "depthwise" if isinstance(layer, DepthWise) else "matmul"
+    if fam != want:
+        raise ModelError(f"layer {layer.name} {step}: kernel {name} is a {fam} kernel; this "
+                         f"step needs a {want} kernel")
+    if isinstance(layer, DepthWise):
+        flipped = "in_grad" in name
+        if flipped != (step in ("wg", "ig")):
+            need = "an mm_dw_in_grad* (flipped)" if step != "fw" else "a plain mm_dw*"
+            raise ModelError(f"layer {layer.name} {step}: kernel {name} does not fit; "
+                             f"this step needs {need} kernel")
+
+
+# ---- per-layer lowerings ------------------------------------------------------------------------
+def linear(layer: Linear, s: Shape, step: str, k: str) -> StepSpec:
+    ci, co = layer.in_features, layer.out_features
+    macs = layer.macs(s, step)
+    if step == "fw":
+        ts = [TensorUse("x", (ci,), "in"), TensorUse("weight", (co, ci), "in", Split(ci)),
+              TensorUse("y", (co,), "out", Split(1))]
+        if layer.bias:
+            ts.insert(2, TensorUse("bias", (co,), "in", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("weight"), R("x"), R("y"), n, 1, ci)]
+            if layer.bias:
+                calls.append(_mm(BIAS_KERNEL, R("bias"), R("one"), R("y"), n, 1, 1, acc=1,
+                                 label="bias"))
+            return calls
+        consts = {"one": np.ones(1, np.float32)} if layer.bias else {}
+        return StepSpec(layer.name, step, "Co", co, ts, tile, consts=consts, macs=macs, kernel=k)
+    if step == "wg":
+        ts = [TensorUse("x", (ci,), "in"), TensorUse("dy", (co,), "in", Split(1)),
+              TensorUse("dweight", (co, ci), "out", Split(ci))]
+        if layer.bias:
+            ts.append(TensorUse("dbias", (co,), "out", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("dy"), R("x"), R("dweight"), n, ci, 1)]
+            if layer.bias:
+                calls.append(_ew("copy", "bias", src=R("dy"), dst=R("dbias"), n=n))
+            return calls
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k)
+    ts = [TensorUse("dy", (co,), "in"), TensorUse("weight", (co, ci), "in", Split(1, co, ci)),
+          TensorUse("dx", s, "out", Split(1))]
+    return StepSpec(layer.name, step, "Ci", ci, ts,
+                    lambda n: [_mm(k, R("dy"), R("weight"), R("dx"), 1, n, co)],
+                    macs=macs, kernel=k)
+
+
+def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
+    ci, h, w = s
+    co, ho, wo = layer.out_shape(s)
+    kk = layer.kernel[0] * layer.kernel[1]
+    hw, howo, cikk = h * w, ho * wo, ci * kk
+    macs = layer.macs(s, step)
+    wshape = (co, ci, *layer.kernel)
+    if step == "fw":
+        ts = [TensorUse("x", s, "in"), TensorUse("weight", wshape, "in", Split(cikk)),
+              TensorUse("y", (co, ho, wo), "out", Split(howo))]
+        if layer.bias:
+            ts.insert(2, TensorUse("bias", (co,), "in", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("weight"), R("i2r"), R("y"), n, howo, cikk, trans_b=1)]
+            if layer.bias:
+                calls.append(_mm(BIAS_KERNEL, R("bias"), R("ones"), R("y"), n, howo, 1, acc=1,
+                                 label="bias"))
+            return calls
+        return StepSpec(
+            layer.name, step, "Co", co, ts, tile,
+            prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
+            scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
+            consts={"ones": np.ones(howo, np.float32)} if layer.bias else {},
+            macs=macs, kernel=k)
+    if step == "wg":
+        ts = [TensorUse("x", s, "in"), TensorUse("dy", (co, ho, wo), "in", Split(howo)),
+              TensorUse("dweight", wshape, "out", Split(cikk))]
+        if layer.bias:
+            ts.append(TensorUse("dbias", (co,), "out", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("dy"), R("i2r"), R("dweight"), n, cikk, howo)]
+            if layer.bias:
+                calls.append(_mm(BIAS_KERNEL, R("dy"), R("ones"), R("dbias"), n, 1, howo,
+                                 label="bias"))
+            return calls
+        return StepSpec(
+            layer.name, step, "Co", co, ts, tile,
+            prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
+            scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
+            consts={"ones": np.ones(howo, np.float32)} if layer.bias else {},
+            macs=macs, kernel=k)
+    ts = [TensorUse("dy", (co, ho, wo), "in"),
+          TensorUse("weight", wshape, "in", Split(kk, co, cikk)),
+          TensorUse("dx", s, "out", Split(hw))]
+
+    def tile(n: int) -> list[Call]:
+        return [Call("blocktranspose", dict(W=R("weight"), bt=R("bt"), Co=co, Ci=n, HkWk=kk),
+                     "blocktranspose"),
+                _mm(k, R("bt"), R("i2r"), R("dx"), n, hw, co * kk, trans_b=1)]
+    return StepSpec(
+        layer.name, step, "Ci", ci, ts, tile,
+        prologue=lambda: [_im2row("im2row_ig", R("dy"), R("i2r"), co, ho, wo, layer, h, w)],
+        scratch=[Scratch("i2r", lambda n: hw * co * kk, prologue=True),
+                 Scratch("bt", lambda n: n * co * kk)],
+        macs=macs, kernel=k)
+
+
+def pointwise(layer: PointWise, s: Shape, step: str, k: str) -> StepSpec:
+    ci, h, w = s
+    co = layer.out_channels
+    hw = h * w
+    macs = layer.macs(s, step)
+    if step == "fw":
+        ts = [TensorUse("x", s, "in"), TensorUse("weight", (co, ci), "in", Split(ci)),
+              TensorUse("y", (co, h, w), "out", Split(hw))]
+        if layer.bias:
+            ts.insert(2, TensorUse("bias", (co,), "in", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("weight"), R("x"), R("y"), n, hw, ci)]
+            if layer.bias:
+                calls.append(_mm(BIAS_KERNEL, R("bias"), R("ones"), R("y"), n, hw, 1, acc=1,
+                                 label="bias"))
+            return calls
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k,
+                        consts={"ones": np.ones(hw, np.float32)} if layer.bias else {})
+    if step == "wg":
+        ts = [TensorUse("x", s, "in"), TensorUse("dy", (co, h, w), "in", Split(hw)),
+              TensorUse("dweight", (co, ci), "out", Split(ci))]
+        if layer.bias:
+            ts.append(TensorUse("dbias", (co,), "out", Split(1)))
+
+        def tile(n: int) -> list[Call]:
+            calls = [_mm(k, R("dy"), R("x"), R("dweight"), n, ci, hw, trans_b=1)]
+            if layer.bias:
+                calls.append(_mm(BIAS_KERNEL, R("dy"), R("ones"), R("dbias"), n, 1, hw,
+                                 label="bias"))
+            return calls
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k,
+                        consts={"ones": np.ones(hw, np.float32)} if layer.bias else {})
+    ts = [TensorUse("dy", (co, h, w), "in"),
+          TensorUse("weight", (co, ci), "in", Split(1, co, ci)),
+          TensorUse("dx", s, "out", Split(hw))]
+
+    def tile(n: int) -> list[Call]:
+        return [Call("transpose", dict(src=R("weight"), dst=R("wt"), R=co, C=n), "transpose"),
+                _mm(k, R("wt"), R("dy"), R("dx"), n, hw, co)]
+    return StepSpec(layer.name, step, "Ci", ci, ts, tile,
+                    scratch=[Scratch("wt", lambda n: n * co)], macs=macs, kernel=k)
+
+
+def depthwise(layer: DepthWise, s: Shape, step: str, k: str) -> StepSpec:
+    c, h, w = s
+    _, ho, wo = layer.out_shape(s)
+    kk = layer.kernel[0] * layer.kernel[1]
+    hw, howo = h * w, ho * wo
+    macs = layer.macs(s, step)
+    wshape = (c, 1, *layer.kernel)
+    if step == "fw":
+        ts = [TensorUse("x", s, "in", Split(hw)), TensorUse("weight", wshape, "in", Split(kk)),
+              TensorUse("y", (c, ho, wo), "out", Split(howo))]
+
+        def tile(n: int) -> list[Call]:
+            return [_im2row("im2row", R("x"), R("i2r"), n, h, w, layer, ho, wo),
+                    _dw(k, R("weight"), R("i2r"), R("y"), n, howo, n * kk, kk)]
+        return StepSpec(layer.name, step, "C", c, ts, tile,
+                        scratch=[Scratch("i2r", lambda n: howo * n * kk)], macs=macs, kernel=k)
+    if step == "wg":
+        # im2row gives [p][c][kk]; transpose -> [c][kk][p]; blocktranspose -> [kk][c][p
+        # reversed]; the flipped (in_grad) product with dY then sums dY[c][p] x[c][kk, p].
+        ts = [TensorUse("x", s, "in", Split(hw)), TensorUse("dy", (c, ho, wo), "in", Split(howo)),
+              TensorUse("dweight", wshape, "out", Split(kk))]
+
+        def tile(n: int) -> list[Call]:
+            return [_im2row("im2row", R("x"), R("i2r"), n, h, w, layer, ho, wo),
+                    Call("transpose", dict(src=R("i2r"), dst=R("t"), R=howo, C=n * kk),
+                         "transpose"),
+                    Call("blocktranspose", dict(W=R("t"), bt=R("i2r"), Co=n, Ci=kk, HkWk=howo),
+                         "blocktranspose"),
+                    _dw(k, R("dy"), R("i2r"), R("dweight"), n, kk, n * howo, howo)]
+        return StepSpec(layer.name, step, "C", c, ts, tile,
+                        scratch=[Scratch("i2r", lambda n: howo * n * kk),
+                                 Scratch("t", lambda n: howo * n * kk)], macs=macs, kernel=k)
+    ts = [TensorUse("dy", (c, ho, wo), "in", Split(howo)),
+          TensorUse("weight", wshape, "in", Split(kk)),
+          TensorUse("dx", s, "out", Split(hw))]
+
+    def tile(n: int) -> list[Call]:
+        return [_im2row("im2row_ig", R("dy"), R("i2r"), n, ho, wo, layer, h, w),
+                _dw(k, R("weight"), R("i2r"), R("dx"), n, hw, n * kk, kk)]
+    return StepSpec(layer.name, step, "C", c, ts, tile,
+                    scratch=[Scratch("i2r", lambda n: hw * n * kk)], macs=macs, kernel=k)
+
+
+def elementwise(layer, s: Shape, step: str) -> StepSpec:
+    """Activations and the residual add: one kernel over the flat tensor, split by elements."""
+    size = int(np.prod(s))
+    sp = Split(1)
+    if isinstance(layer, ReLU | LeakyReLU):
+        kind = "relu" if isinstance(layer, ReLU) else "leakyrelu"
+        extra = {} if isinstance(layer, ReLU) else {"slope": layer.negative_slope}
+        if step == "fw":
+            ts = [TensorUse("x", s, "in", sp), TensorUse("y", s, "out", sp)]
+            return StepSpec(layer.name, step, "n", size, ts,
+                            lambda n: [_ew(f"{kind}_fw", kind, x=R("x"), y=R("y"), n=n,
+                                           **extra)])
+        ts = [TensorUse("x", s, "in", sp), TensorUse("dy", s, "in", sp),
+              TensorUse("dx", s, "out", sp)]
+        return StepSpec(layer.name, step, "n", size, ts,
+                        lambda n: [_ew(f"{kind}_bw", kind, x=R("x"), dy=R("dy"), dx=R("dx"), n=n,
+                                       **extra)])
+    if isinstance(layer, Sigmoid):
+        return sigmoid(layer, s, step)
+    if isinstance(layer, Add):
+        # fw: y = x + skip; "skip" step: the two gradients meeting at the skip source, summed
+        a, b, o = ("x", "skip", "y") if step == "fw" else ("dy", "dskip", "dx")
+        ts = [TensorUse(a, s, "in", sp), TensorUse(b, s, "in", sp), TensorUse(o, s, "out", sp)]
+        return StepSpec(layer.name, step, "n", size, ts,
+                        lambda n: [_ew("add", "add", a=R(a), b=R(b), out=R(o), n=n)])
+    raise TypeError(layer.kind)
+
+
+def sigmoid(layer: Sigmoid, s: Shape, step: str) -> StepSpec:
+    """Sigmoid from the kernels there are (the catalogue has no sigmoid kernel).
+
+    Forward: y = exp(-log(1 + exp(-x))) with scale, vexp, fill, add and vlog (relative error
+    about eps * (|x| + 1)).  Backward: dx = dy * y * (1 - y), the element-wise products as
+    depthwise products with ker_size 1 (C[k] = A[k] * B[k]).
+    """
+    size = int(np.prod(s))
+    sp = Split(1)
+    tmp = [Scratch("t1", lambda n: n), Scratch("t2", lambda n: n)]
+    if step == "fw":
+        ts = [TensorUse("x", s, "in", sp), TensorUse("y", s, "out", sp)]
+
+        def fw(n: int) -> list[Call]:
+            t1, t2 = R("t1"), R("t2")
+            return [_ew("scale", "sigmoid", x=R("x"), y=t1, n=n, alpha=-1.0),
+                    _ew("vexp", "sigmoid", x=t1, y=t2, n=n),
+                    _ew("fill", "sigmoid", dst=t1, n=n, value=1.0),
+                    _ew("add", "sigmoid", a=t2, b=t1, out=t2, n=n),
+                    _ew("vlog", "sigmoid", x=t2, y=t1, n=n),
+                    _ew("scale", "sigmoid", x=t1, y=t1, n=n, alpha=-1.0),
+                    _ew("vexp", "sigmoid", x=t1, y=R("y"), n=n)]
+        return StepSpec(layer.name, step, "n", size, ts, fw, scratch=tmp)
+    ts = [TensorUse("y", s, "in", sp), TensorUse("dy", s, "in", sp),
+          TensorUse("dx", s, "out", sp)]
+
+    def bw(n: int) -> list[Call]:
+        t1, t2 = R("t1"), R("t2")
+        return [_ew("scale", "sigmoid", x=R("y"), y=t1, n=n, alpha=-1.0),
+                _ew("fill", "sigmoid", dst=t2, n=n, value=1.0),
+                _ew("add", "sigmoid", a=t1, b=t2, out=t1, n=n),
+                Call("mm_dw", dict(A=R("y"), B=t1, C=t2, N=n, M=1, K=n, ker_size=1), "sigmoid"),
+                Call("mm_dw", dict(A=R("dy"), B=t2, C=R("dx"), N=n, M=1, K=n, ker_size=1),
+                     "sigmoid")]
+    return StepSpec(layer.name, step, "n", size, ts, bw, scratch=tmp)
+
+
+def pool(layer: MaxPool | AvgPool, s: Shape, step: str) -> StepSpec:
+    """Pooling (no padding), split over channels (windows never cross channels)."""
+    c, h, w = s
+    _, ho, wo = layer.out_shape(s)
+    (kh, kw), (sh, sw) = layer.kernel, layer.stride
+    kind = "maxpool" if isinstance(layer, MaxPool) else "avgpool"
+    geo = dict(H=h, W=w, Hk=kh, Wk=kw, Ho=ho, Wo=wo, stride_h=sh, stride_w=sw, pad_top=0,
+               pad_left=0)
+    x = TensorUse("x", s, "in", Split(h * w))
+    dy = TensorUse("dy", (c, ho, wo), "in", Split(ho * wo))
+    if step == "fw":
+        ts = [x, TensorUse("y", (c, ho, wo), "out", Split(ho * wo))]
+        return StepSpec(layer.name, step, "C", c, ts,
+                        lambda n: [_ew(f"{kind}_fw", kind, x=R("x"), y=R("y"), C=n, **geo)])
+    dx = TensorUse("dx", s, "out", Split(h * w))
+    if kind == "maxpool":                   # the argmax is recomputed from x
+        return StepSpec(layer.name, step, "C", c, [x, dy, dx],
+                        lambda n: [_ew("maxpool_bw", kind, x=R("x"), dy=R("dy"), dx=R("dx"),
+                                       C=n, **geo)])
+    return StepSpec(layer.name, step, "C", c, [dy, dx],
+                    lambda n: [_ew("avgpool_bw", kind, dy=R("dy"), dx=R("dx"), C=n, **geo)])
+
+
+def mse_loss(name: str, s: Shape, cores: int) -> StepSpec:
+    """Per-core partial sums of (y - t)^2, one core reduces them (x 1/n); dy = 2/n (y - t)."""
+    size = int(np.prod(s))
+    ts = [TensorUse("y", s, "in"), TensorUse("target", s, "in"), TensorUse("dy", s, "out"),
+          TensorUse("loss", (1,), "out")]
+
+    def tile(n: int) -> list[Call]:
+        return [_ew("mse_partial", "loss", y=R("y"), t=R("target"), partial=R("partial"),
+                    n=size),
+                _ew("reduce_sum", "loss", partial=R("partial"), out=R("loss"), count=cores,
+                    scale=1.0 / size),
+                _ew("mse_grad", "loss grad", y=R("y"), t=R("target"), dy=R("dy"), n=size)]
+    return StepSpec(name, "loss", "all", 1, ts, tile,
+                    scratch=[Scratch("partial", lambda n: cores)])
+
+
+def cross_entropy_loss(name: str, s: Shape, cores: int) -> StepSpec:
+    """Per-core (max, sum exp, sum t, sum t z) partials, a stable one-core combine, the gradient.
+
+    ``loss`` holds ce_combine's [loss, max, sum exp, sum target]; the loss is its first word.
+    """
+    size = int(np.prod(s))
+    ts = [TensorUse("y", s, "in"), TensorUse("target", s, "in"), TensorUse("dy", s, "out"),
+          TensorUse("loss", (4,), "out")]
+
+    def tile(n: int) -> list[Call]:
+        return [_ew("ce_partial", "loss", z=R("y"), y=R("target"), partial=R("partial"),
+                    n=size),
+                _ew("ce_combine", "loss", partial=R("partial"), out=R("loss"), count=cores),
+                _ew("ce_grad", "loss grad", z=R("y"), y=R("target"), dz=R("dy"), n=size,
+                    stats=R("loss"))]
+    return StepSpec(name, "loss", "all", 1, ts, tile,
+                    scratch=[Scratch("partial", lambda n: 4 * cores)])
+
+
+def sgd(name: str, s: Shape, lr: float, weight_decay: float) -> StepSpec:
+    """g += wd * w; w -= lr * g, in place, split by elements (PULP-TrainLib B.11)."""
+    sp = Split(1)
+    ts = [TensorUse("w", s, "inout", sp), TensorUse("g", s, "in", sp)]
+    return StepSpec(name, "update", "n", int(np.prod(s)), ts,
+                    lambda n: [_ew("sgd_update", "sgd", w=R("w"), g=R("g"), n=n, lr=lr,
+                                   weight_decay=weight_decay)])
+
+
+def layer_step(layer, s: Shape, step: str, kernel: str | None = None) -> StepSpec:
+    """The spec of ``step`` of ``layer`` on input shape ``s`` (main kernel: choice or default)."""
+    if isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
+        k = kernel or DEFAULT_KERNELS[(layer.kind, step)]
+        check_kernel(layer, step, k)
+        fn = {Linear: linear, Conv2D: conv2d, PointWise: pointwise, DepthWise: depthwise}
+        return fn[type(layer)](layer, s, step, k)
+    if kernel is not None:
+        raise ModelError(f"layer {layer.name} {step}: a {layer.kind} step has no kernel choice")
+    if step == "wg":
+        raise ModelError(f"layer {layer.name} ({layer.kind}) has no weight gradient")
+    if isinstance(layer, MaxPool | AvgPool):
+        return pool(layer, s, step)
+    return elementwise(layer, s, step)
+
+
+def unavailable(spec: StepSpec) -> str | None:
+    """Why the step cannot run with the catalogue as it is (a missing kernel, or a kernel
+    constraint its shapes break, checked on the untiled calls), or None."""
+    cat = catalogue()
+    for c in spec.prologue() + spec.tile(spec.extent):
+        if c.kernel not in cat:
+            return f"kernel {c.kernel} ({c.label}) is not in the asm_kernels catalogue"
+        values = {k: v for k, v in c.args.items() if not isinstance(v, Ref)}
+        why = cat[c.kernel].violated(values)
+        if why:
+            return f"kernel {c.kernel} ({c.label}) refuses these shapes: {why!r} is false"
+    return None
+
+
+def kernel_candidates(layer, step: str) -> list[str]:
+    """Every catalogue kernel that can be the main kernel of ``step`` (for the autotuner)."""
+    if not isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
+        return []
+    out = []
+    for name in sorted(catalogue()):
+        try:
+            check_kernel(layer, step, name)
+        except (ModelError, NotAvailable):
+            continue
+        out.append(name)
+    return out

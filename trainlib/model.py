@@ -1,0 +1,334 @@
+"""Model descriptions: TOML files, a Python API, and import of a ``torch.nn.Sequential``.
+
+A model is an input shape, a list of layers (``trainlib.layers``), a loss, SGD settings, the
+set of layers that are updated (sparse update: frozen layers skip their weight gradient, and
+the backward pass stops at the first updated layer), the memory mode, and optionally a choice
+table.  File format (see ``examples/*.toml``)::
+
+    [model]
+    name = "tiny"
+    input = [3, 8, 8]            # C, H, W (or [n] for a vector)
+    loss = "mse"                 # mse | cross_entropy
+    target = "ones"              # ones | class:<k> (one-hot) | random
+    seed = 0                     # initial parameters and the input sample
+    memory = "auto"              # auto | tcdm (all resident) | l2 (streamed, DMA tiles)
+    update = ["conv1", "fc"]     # optional: updated layers (default: all with parameters)
+
+    [optimizer]
+    lr = 0.01
+    weight_decay = 0.0
+
+    [[layer]]
+    type = "conv2d"              # linear conv2d pointwise depthwise relu leakyrelu sigmoid
+    name = "conv1"               #   maxpool avgpool flatten add
+    in_channels = 3
+    out_channels = 4
+    kernel = 3                   # or [kh, kw]; same for stride and padding
+    update = false               # per-layer alternative to [model].update (layers with
+                                 #   parameters and no flag are updated)
+
+    [[choice]]                   # optional, the choice-table format (trainlib.choices)
+    layer = "conv1"
+    step = "fw"
+    kernel = "mm_2x4_n"
+
+Every error names the layer (and the file), so a user can fix the file from one line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from trainlib.choices import ChoiceTable
+from trainlib.errors import ModelError
+from trainlib.layers import (
+    Add,
+    AvgPool,
+    Conv2D,
+    DepthWise,
+    Flatten,
+    Layer,
+    LeakyReLU,
+    Linear,
+    MaxPool,
+    PointWise,
+    ReLU,
+    Shape,
+    Sigmoid,
+    layer_from_dict,
+    layer_to_dict,
+)
+
+LOSSES = ("mse", "cross_entropy")
+MEMORIES = ("auto", "tcdm", "l2")
+MODEL_KEYS = {"name", "input", "loss", "target", "seed", "memory", "update"}
+OPT_KEYS = {"type", "lr", "weight_decay"}
+
+Params = dict[str, dict[str, np.ndarray]]
+
+
+@dataclass
+class Model:
+    input_shape: Shape
+    layers: list[Layer]
+    name: str = "model"
+    loss: str = "mse"
+    target: str = "ones"
+    lr: float = 0.01
+    weight_decay: float = 0.0
+    update: set[str] | None = None          # None: every layer with parameters
+    seed: int = 0
+    memory: str = "auto"
+    choices: ChoiceTable = field(default_factory=ChoiceTable)
+    params: Params | None = None            # initial parameters (None: drawn from ``seed``)
+
+    def __post_init__(self) -> None:
+        self.input_shape = tuple(int(v) for v in self.input_shape)
+        self.validate()
+
+    # ---- structure ----------------------------------------------------------------------------
+    def shapes(self) -> list[Shape]:
+        """Input shape of every layer, then the output shape (validated)."""
+        out = [self.input_shape]
+        for layer in self.layers:
+            out.append(tuple(layer.out_shape(out[-1])))
+        return out
+
+    def index(self, name: str) -> int:
+        for i, layer in enumerate(self.layers):
+            if layer.name == name:
+                return i
+        raise KeyError(name)
+
+    @property
+    def updated(self) -> list[str]:
+        if self.update is None:
+            return [la.name for la in self.layers if la.has_params]
+        return [la.name for la in self.layers if la.name in self.update]
+
+    @property
+    def first_updated(self) -> int:
+        return min(self.index(n) for n in self.updated)
+
+    def signatures(self) -> dict[str, str]:
+        s = self.shapes()
+        return {la.name: la.signature(s[i]) for i, la in enumerate(self.layers)}
+
+    def validate(self) -> None:
+        if not self.layers:
+            raise ModelError(f"model {self.name}: no layers")
+        if any(v < 1 for v in self.input_shape) or len(self.input_shape) not in (1, 3):
+            raise ModelError(f"model {self.name}: input must be [C, H, W] or [n] with "
+                             f"positive sizes, got {list(self.input_shape)}")
+        seen: set[str] = set()
+        for la in self.layers:
+            if la.name in seen:
+                raise ModelError(f"layer {la.name}: name used twice")
+            seen.add(la.name)
+        shapes = self.shapes()
+        for i, la in enumerate(self.layers):
+            if isinstance(la, Add):
+                if la.skip not in seen or self.index(la.skip) >= i:
+                    raise ModelError(f"layer {la.name} (add): skip must name an earlier layer, "
+                                     f"got {la.skip!r}")
+                src = shapes[self.index(la.skip) + 1]
+                if src != shapes[i]:
+                    raise ModelError(f"layer {la.name} (add): its input {shapes[i]} and the "
+                                     f"output of {la.skip} {src} differ in shape")
+        if self.loss not in LOSSES:
+            raise ModelError(f"model {self.name}: loss must be one of {', '.join(LOSSES)}, "
+                             f"not {self.loss!r}")
+        if self.memory not in MEMORIES:
+            raise ModelError(f"model {self.name}: memory must be one of "
+                             f"{', '.join(MEMORIES)}, not {self.memory!r}")
+        if self.update is not None:
+            for n in self.update:
+                if n not in seen:
+                    raise ModelError(f"model {self.name}: update names unknown layer {n!r}")
+                if not self.layers[self.index(n)].has_params:
+                    raise ModelError(f"layer {n}: listed in update but has no parameters")
+        if not self.updated:
+            raise ModelError(f"model {self.name}: no layer is updated (nothing to train)")
+        self._check_target(shapes[-1])
+        self.choices.check_against(self.signatures())
+
+    def _check_target(self, out: Shape) -> None:
+        t = self.target
+        if t in ("ones", "random"):
+            return
+        if t.startswith("class:") and t[6:].isdigit() and int(t[6:]) < int(np.prod(out)):
+            return
+        raise ModelError(f"model {self.name}: target must be ones, random or class:<k> with "
+                         f"k < {int(np.prod(out))}, not {t!r}")
+
+    # ---- data ---------------------------------------------------------------------------------
+    def initial_params(self) -> Params:
+        """Given parameters, or uniform(+-1/sqrt(fan_in)) from ``seed`` (PyTorch's default)."""
+        if self.params is not None:
+            return {k: {n: np.asarray(v, np.float32).copy() for n, v in p.items()}
+                    for k, p in self.params.items()}
+        rng = np.random.default_rng(self.seed)
+        shapes = self.shapes()
+        out: Params = {}
+        for i, la in enumerate(self.layers):
+            ps = la.params(shapes[i])
+            if not ps:
+                continue
+            fan_in = int(np.prod(ps["weight"][1:]))
+            bound = 1.0 / np.sqrt(fan_in)
+            out[la.name] = {n: rng.uniform(-bound, bound, s).astype(np.float32)
+                            for n, s in ps.items()}
+        return out
+
+    def sample(self) -> tuple[np.ndarray, np.ndarray]:
+        """The one (input, target) pair the model trains on (online learning, batch 1)."""
+        rng = np.random.default_rng(self.seed + 1)
+        x = rng.uniform(-1.0, 1.0, self.input_shape).astype(np.float32)
+        out = self.shapes()[-1]
+        if self.target == "ones":
+            t = np.ones(out, np.float32)
+        elif self.target == "random":
+            t = rng.uniform(-1.0, 1.0, out).astype(np.float32)
+        else:
+            t = np.zeros(int(np.prod(out)), np.float32)
+            t[int(self.target[6:])] = 1.0
+            t = t.reshape(out)
+        return x, t
+
+    # ---- files --------------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "model") -> Model:
+        m = dict(data.get("model", {}))
+        unknown = set(m) - MODEL_KEYS
+        if unknown:
+            raise ModelError(f"{where}: [model] has unknown key(s) {', '.join(sorted(unknown))}")
+        if "input" not in m:
+            raise ModelError(f"{where}: [model] needs input = [C, H, W]")
+        opt = dict(data.get("optimizer", {}))
+        unknown = set(opt) - OPT_KEYS
+        if unknown:
+            raise ModelError(f"{where}: [optimizer] has unknown key(s) "
+                             f"{', '.join(sorted(unknown))}")
+        if opt.get("type", "sgd") != "sgd":
+            raise ModelError(f"{where}: optimizer type {opt['type']!r}: only sgd is available")
+        unknown = set(data) - {"model", "optimizer", "layer", "choice"}
+        if unknown:
+            raise ModelError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}")
+        layers, update = [], m.get("update")
+        flags: dict[str, bool] = {}
+        for i, spec in enumerate(data.get("layer", [])):
+            spec = dict(spec)
+            up = spec.pop("update", None)
+            layer = layer_from_dict(spec, i)
+            if up is not None:
+                if not isinstance(up, bool):
+                    raise ModelError(f"layer {layer.name}: update must be true or false")
+                if not layer.has_params:
+                    raise ModelError(f"layer {layer.name}: update given but it has no "
+                                     f"parameters")
+                flags[layer.name] = up
+            layers.append(layer)
+        if update is not None and flags:
+            raise ModelError(f"{where}: give update either in [model] or per layer, not both")
+        if flags:                           # per-layer flags: parameter layers default to true
+            update = [la.name for la in layers if la.has_params and flags.get(la.name, True)]
+        choices = ChoiceTable.from_entries(data.get("choice", []), where=where)
+        try:
+            return cls(input_shape=tuple(m["input"]), layers=layers,
+                       name=m.get("name", where), loss=m.get("loss", "mse"),
+                       target=m.get("target", "ones"), lr=float(opt.get("lr", 0.01)),
+                       weight_decay=float(opt.get("weight_decay", 0.0)),
+                       update=set(update) if update is not None else None,
+                       seed=int(m.get("seed", 0)), memory=m.get("memory", "auto"),
+                       choices=choices)
+        except ModelError as e:
+            raise ModelError(f"{where}: {e}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Model:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text())
+        except OSError as e:
+            raise ModelError(f"cannot read model {p}: {e.strerror}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ModelError(f"{p}: {e}") from None
+        return cls.from_dict(data, p.name)
+
+    def to_dict(self) -> dict:
+        m: dict = {"name": self.name, "input": list(self.input_shape), "loss": self.loss,
+                   "target": self.target, "seed": self.seed, "memory": self.memory}
+        if self.update is not None:
+            m["update"] = self.updated
+        return {"model": m, "optimizer": {"lr": self.lr, "weight_decay": self.weight_decay},
+                "layer": [layer_to_dict(la) for la in self.layers]}
+
+    # ---- PyTorch ------------------------------------------------------------------------------
+    @classmethod
+    def from_torch(cls, seq, input_shape: Shape, **kw) -> Model:
+        """A model (with its current parameters) from a ``torch.nn.Sequential``.
+
+        Maps Linear, Conv2d (1x1 stride-1 unpadded ones to PointWise, channel-grouped ones to
+        DepthWise), ReLU, LeakyReLU, Sigmoid, MaxPool2d, AvgPool2d and Flatten; anything else is
+        refused by name.  ``kw`` sets the other Model fields (loss, lr, update, ...).
+        """
+        import torch.nn as nn
+
+        layers: list[Layer] = []
+        params: Params = {}
+        for i, (child_name, mod) in enumerate(seq.named_children()):
+            name = f"{type(mod).__name__.lower()}{child_name}"
+            p: dict[str, np.ndarray] = {}
+            if isinstance(mod, nn.Linear):
+                layers.append(Linear(name, mod.in_features, mod.out_features,
+                                     mod.bias is not None))
+            elif isinstance(mod, nn.Conv2d):
+                layers.append(_conv_from_torch(mod, name))
+            elif isinstance(mod, nn.ReLU):
+                layers.append(ReLU(name))
+            elif isinstance(mod, nn.LeakyReLU):
+                layers.append(LeakyReLU(name, float(mod.negative_slope)))
+            elif isinstance(mod, nn.Sigmoid):
+                layers.append(Sigmoid(name))
+            elif isinstance(mod, nn.MaxPool2d | nn.AvgPool2d):
+                k, s = _torch_pair(mod.kernel_size), _torch_pair(mod.stride or mod.kernel_size)
+                if _torch_pair(mod.padding) != (0, 0):
+                    raise ModelError(f"layer {name}: pooling with padding is not supported")
+                cls_ = MaxPool if isinstance(mod, nn.MaxPool2d) else AvgPool
+                layers.append(cls_(name, k, s))
+            elif isinstance(mod, nn.Flatten):
+                layers.append(Flatten(name))
+            else:
+                raise ModelError(f"layer {i} ({type(mod).__name__}): not supported by trainlib")
+            for pname in ("weight", "bias"):
+                t = getattr(mod, pname, None)
+                if t is not None:
+                    p[pname] = t.detach().cpu().numpy().astype(np.float32)
+            if p:
+                if isinstance(layers[-1], PointWise):
+                    p["weight"] = p["weight"].reshape(p["weight"].shape[:2])
+                params[name] = p
+        return cls(input_shape=tuple(input_shape), layers=layers, params=params, **kw)
+
+
+def _torch_pair(v) -> tuple[int, int]:
+    return (v, v) if isinstance(v, int) else (int(v[0]), int(v[1]))
+
+
+def _conv_from_torch(mod, name: str) -> Layer:
+    k, s, p = _torch_pair(mod.kernel_size), _torch_pair(mod.stride), _torch_pair(mod.padding)
+    if _torch_pair(mod.dilation) != (1, 1) or mod.padding_mode != "zeros":
+        raise ModelError(f"layer {name}: dilated or non-zero-padded convolutions are not "
+                         f"supported")
+    if mod.groups == 1:
+        if k == (1, 1) and s == (1, 1) and p == (0, 0):
+            return PointWise(name, mod.in_channels, mod.out_channels, mod.bias is not None)
+        return Conv2D(name, mod.in_channels, mod.out_channels, k, s, p, mod.bias is not None)
+    if mod.groups == mod.in_channels == mod.out_channels and mod.bias is None:
+        return DepthWise(name, mod.in_channels, k, s, p)
+    raise ModelError(f"layer {name}: grouped convolution (groups={mod.groups}) is only "
+                     f"supported as a bias-free depthwise one")

@@ -1,0 +1,145 @@
+"""Memory plans: does a step fit in TCDM whole, and if not, which tile does.
+
+The TCDM budget of a run is the TCDM minus the per-core stacks; the driver's argument area (call
+structures, DMA descriptors, time stamps) and every buffer come out of it, each rounded to 16
+bytes as the driver places them.  Plans count exactly that, so a plan that fits runs and a plan
+that does not is refused with the number of bytes missing.
+
+For a step streamed from L2 the planner takes the fewest tiles that fit: one tile (load all,
+compute, store all) when the whole step fits; otherwise the fewest balanced tiles that fit
+double-buffered; otherwise the fewest that fit single-buffered.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from isasim.config import ClusterConfig
+from trainlib.driver import ALIGN, STACK_BYTES, args_layout
+from trainlib.errors import PlanError
+from trainlib.lowering import StepSpec
+from trainlib.schedule import Tiling, items_and_buffers
+
+
+def aligned(x: int) -> int:
+    """Bytes a buffer of x bytes takes once the driver aligns it (16 B, at least one word)."""
+    return (max(x, 4) + ALIGN - 1) // ALIGN * ALIGN
+
+
+def tcdm_budget(cfg: ClusterConfig) -> int:
+    """Bytes of TCDM for the argument area and the buffers (the rest holds the stacks)."""
+    return cfg.tcdm_size - cfg.cores * STACK_BYTES
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    tiling: Tiling
+    tiles: int
+    tcdm_bytes: int         # argument area + every TCDM buffer
+    l2_bytes: int           # tensors whose home is L2
+    budget: int
+
+    def describe(self) -> str:
+        t = self.tiling
+        how = ("resident in TCDM" if t.memory == "tcdm" else
+               f"from L2, {self.tiles} tile(s) of {t.tile}"
+               + (", double-buffered" if t.double_buffer and self.tiles > 1 else ""))
+        return f"{how}; TCDM {self.tcdm_bytes} of {self.budget} B, L2 {self.l2_bytes} B"
+
+
+def measure(spec: StepSpec, tiling: Tiling) -> tuple[int, int]:
+    """(TCDM bytes, L2 bytes) of the step's program under ``tiling``."""
+    items, bufs = items_and_buffers(spec, tiling)
+    tcdm = aligned(args_layout(items).size)
+    tcdm += sum(aligned(b.nbytes) for b in bufs if b.place == "tcdm")
+    return tcdm, sum(aligned(b.nbytes) for b in bufs if b.place == "l2")
+
+
+def _data_bytes(spec: StepSpec, n: int, nbuf: int) -> int:
+    """TCDM bytes of the buffers alone for tile n (a fast lower bound of ``measure``)."""
+    total = sum(aligned(4 * t.size) for t in spec.tensors if t.split is None)
+    total += sum(nbuf * aligned(4 * t.split.tile_size(n)) for t in spec.tensors if t.split)
+    total += sum(aligned(4 * s.size(spec.extent if s.prologue else n)) for s in spec.scratch)
+    return total + sum(aligned(4 * v.size) for v in spec.consts.values())
+
+
+def _plan(spec: StepSpec, tiling: Tiling, budget: int) -> StepPlan:
+    tcdm, l2 = measure(spec, tiling)
+    return StepPlan(tiling, len(tiling.tiles(spec.extent)), tcdm, l2, budget)
+
+
+def _fewest_tiles(spec: StepSpec, db: bool, budget: int) -> StepPlan | None:
+    """The plan with the fewest balanced tiles that fits, or None."""
+    for n_tiles in range(2 if db else 1, spec.extent + 1):
+        n = math.ceil(spec.extent / n_tiles)
+        if math.ceil(spec.extent / n) != n_tiles:
+            continue                     # same tile size as a smaller count
+        if _data_bytes(spec, n, 2 if db else 1) > budget:
+            continue
+        p = _plan(spec, Tiling("l2", n, db), budget)
+        if p.tcdm_bytes <= budget:
+            return p
+    return None
+
+
+def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None = None,
+              double_buffer: bool | None = None) -> StepPlan:
+    """The plan of one step in ``memory`` ("tcdm" resident or "l2" streamed).
+
+    ``tile`` forces the tile size (streamed only); ``double_buffer`` forces buffering (default:
+    double when there are several tiles and it fits).  Raises PlanError naming the step and the
+    bytes missing when nothing fits.
+    """
+    budget = tcdm_budget(cfg)
+    what = f"layer {spec.layer} {spec.step}"
+    if memory == "tcdm":
+        if tile is not None and tile < spec.extent:
+            raise PlanError(f"{what}: a tile ({spec.dim}={tile}) needs the tensors in L2 "
+                            f"(memory 'l2'); resident steps run whole")
+        p = _plan(spec, Tiling("tcdm", spec.extent), budget)
+        if p.tcdm_bytes > budget:
+            raise PlanError(f"{what}: needs {p.tcdm_bytes} bytes of TCDM, {budget} available "
+                            f"({p.tcdm_bytes - budget} bytes short); stream it from L2")
+        return p
+    if memory != "l2":
+        raise PlanError(f"{what}: memory must be 'tcdm' or 'l2', not {memory!r}")
+    if tile is not None:
+        if not 1 <= tile <= spec.extent:
+            raise PlanError(f"{what}: tile {spec.dim}={tile} outside 1..{spec.extent}")
+        n_tiles = math.ceil(spec.extent / tile)
+        db = n_tiles > 1 if double_buffer is None else double_buffer
+        p = _plan(spec, Tiling("l2", tile, db), budget)
+        if p.tcdm_bytes > budget:
+            raise PlanError(f"{what}: tile {spec.dim}={tile} needs {p.tcdm_bytes} bytes of "
+                            f"TCDM, {budget} available ({p.tcdm_bytes - budget} bytes short)")
+        return p
+    if double_buffer is None:
+        one = _plan(spec, Tiling("l2", spec.extent), budget)
+        if one.tcdm_bytes <= budget:
+            return one
+        p = _fewest_tiles(spec, True, budget) or _fewest_tiles(spec, False, budget)
+    else:
+        p = _fewest_tiles(spec, double_buffer, budget)
+    if p is not None:
+        return p
+    worst = _plan(spec, Tiling("l2", 1), budget)
+    raise PlanError(f"{what}: does not fit even tiled: one {spec.dim} at a time needs "
+                    f"{worst.tcdm_bytes} bytes of TCDM, {budget} available "
+                    f"({worst.tcdm_bytes - budget} bytes short)")
+
+
+def tile_candidates(spec: StepSpec, cfg: ClusterConfig, double_buffer: bool = True) -> list[int]:
+    """Every tile size of a streamed step that fits (distinct tile counts; for the autotuner)."""
+    budget = tcdm_budget(cfg)
+    out = []
+    for n_tiles in range(1, spec.extent + 1):
+        n = math.ceil(spec.extent / n_tiles)
+        if math.ceil(spec.extent / n) != n_tiles:
+            continue
+        if _data_bytes(spec, n, 2 if double_buffer and n_tiles > 1 else 1) > budget:
+            continue
+        if _plan(spec, Tiling("l2", n, double_buffer and n_tiles > 1), budget).tcdm_bytes \
+                <= budget:
+            out.append(n)
+    return out

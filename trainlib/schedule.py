@@ -1,0 +1,147 @@
+"""A step spec plus a tile choice as a driver program: buffers, calls, DMA, barriers.
+
+Two shapes of program:
+
+* resident (``memory="tcdm"``): every tensor of the step is in TCDM; the prologue runs, then
+  one tile covering the whole split dimension.  No DMA.
+* streamed (``memory="l2"``): tensors live in L2.  Tensors that every tile needs are copied to
+  TCDM once; split tensors get one TCDM buffer per tile (two when double-buffered) and move
+  tile by tile.  With double buffering, at the end of tile i core 0 waits for the batch issued at
+  the end of tile i-1 (tile i+1's inputs and tile i-1's outputs), then issues tile i's outputs
+  and tile i+2's inputs, so transfers overlap the next tile's compute.  Only one batch is ever
+  outstanding: the event unit has one DMA event bit, so one ``Wait`` per batch stays exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from trainlib.driver import Barrier, Buffer, Call, DriverProgram, Issue, Item, Ref, Transfer, Wait
+from trainlib.lowering import StepSpec, TensorUse
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """How a step runs: where its tensors live, the tile size, and double buffering."""
+
+    memory: str                 # "tcdm" | "l2"
+    tile: int                   # indices of the split dimension per tile
+    double_buffer: bool = False
+
+    def tiles(self, extent: int) -> list[tuple[int, int]]:
+        return [(lo, min(lo + self.tile, extent)) for lo in range(0, extent, self.tile)]
+
+
+def _rename(calls: list[Call], names: Mapping[str, str]) -> list[Call]:
+    out = []
+    for c in calls:
+        args = {k: Ref(names.get(v.buf, v.buf), v.offset) if isinstance(v, Ref) else v
+                for k, v in c.args.items()}
+        out.append(Call(c.kernel, args, c.label))
+    return out
+
+
+def _transfer(t: TensorUse, inst: str, lo: int, hi: int, to_tcdm: bool) -> Transfer:
+    sp = t.split
+    assert sp is not None
+    line = 4 * (hi - lo) * sp.unit
+    if sp.lines == 1:
+        return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), line, to_tcdm=to_tcdm)
+    return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), line, sp.lines, 4 * sp.pitch,
+                    to_tcdm=to_tcdm)
+
+
+def _whole(t: TensorUse, to_tcdm: bool) -> Transfer:
+    return Transfer(Ref(f"{t.name}@"), Ref(t.name), 4 * t.size, to_tcdm=to_tcdm)
+
+
+def _reads(t: TensorUse) -> bool:
+    return t.role in ("in", "inout")
+
+
+def _writes(t: TensorUse) -> bool:
+    return t.role in ("out", "inout")
+
+
+def items_and_buffers(spec: StepSpec, tiling: Tiling,
+                      data: Mapping[str, np.ndarray] | None = None
+                      ) -> tuple[list[Item], list[Buffer]]:
+    """The program of ``spec`` under ``tiling``; ``data`` fills the input tensors."""
+    data = data or {}
+
+    def init(t: TensorUse) -> np.ndarray | None:
+        if not _reads(t):
+            return None
+        return np.asarray(data[t.name], np.float32).reshape(-1) if t.name in data else None
+
+    consts = [Buffer(k, v.size, "tcdm", v) for k, v in spec.consts.items()]
+    if tiling.memory == "tcdm":
+        bufs = [Buffer(t.name, t.size, "tcdm", init(t), _writes(t)) for t in spec.tensors]
+        bufs += [Buffer(s.name, s.size(spec.extent)) for s in spec.scratch] + consts
+        return spec.prologue() + spec.tile(spec.extent), bufs
+
+    n = tiling.tile
+    tiles = tiling.tiles(spec.extent)
+    db = tiling.double_buffer and len(tiles) > 1
+    nbuf = 2 if db else 1
+    whole = [t for t in spec.tensors if t.split is None]
+    split = [t for t in spec.tensors if t.split is not None]
+    bufs = [Buffer(t.name, t.size, "l2", init(t), _writes(t)) for t in spec.tensors]
+    bufs += [Buffer(f"{t.name}@", t.size) for t in whole]
+    bufs += [Buffer(f"{t.name}@{j}", t.split.tile_size(n)) for t in split for j in range(nbuf)]
+    bufs += [Buffer(s.name, s.size(spec.extent if s.prologue else n)) for s in spec.scratch]
+    bufs += consts
+
+    def ins(i: int) -> list[Transfer]:
+        if i >= len(tiles):
+            return []
+        lo, hi = tiles[i]
+        return [_transfer(t, f"{t.name}@{i % nbuf}", lo, hi, True) for t in split if _reads(t)]
+
+    def outs(i: int) -> list[Transfer]:
+        lo, hi = tiles[i]
+        return [_transfer(t, f"{t.name}@{i % nbuf}", lo, hi, False) for t in split
+                if _writes(t)]
+
+    items: list[Item] = []
+    first = [_whole(t, True) for t in whole if _reads(t)] + ins(0)
+    if first:
+        items += [Issue(first), Wait(), Barrier("dma")]
+    pending = False
+    if db and ins(1):
+        items.append(Issue(ins(1)))
+        pending = True
+    whole_names = {t.name: f"{t.name}@" for t in whole}
+    items += _rename(spec.prologue(), whole_names)
+    for i, (lo, hi) in enumerate(tiles):
+        names = dict(whole_names, **{t.name: f"{t.name}@{i % nbuf}" for t in split})
+        items += _rename(spec.tile(hi - lo), names)
+        if db:
+            if pending:
+                items.append(Wait())
+            batch = outs(i) + ins(i + 2)
+            pending = bool(batch)
+            if batch:
+                items.append(Issue(batch))
+            items.append(Barrier("dma"))
+        else:
+            batch = outs(i) + ins(i + 1)
+            if batch:
+                items += [Issue(batch), Wait(), Barrier("dma")]
+    if pending:
+        items.append(Wait())
+    last = [_whole(t, False) for t in whole if _writes(t)]
+    if last:
+        items += [Issue(last), Wait()]
+    if pending or last:
+        items.append(Barrier("dma"))
+    return items, bufs
+
+
+def driver_program(spec: StepSpec, tiling: Tiling,
+                   data: Mapping[str, np.ndarray] | None = None) -> DriverProgram:
+    items, bufs = items_and_buffers(spec, tiling, data)
+    return DriverProgram(bufs, items, f"layer {spec.layer} {spec.step}")
