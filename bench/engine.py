@@ -2,7 +2,8 @@
 
 Workloads (plain RV32IM/RV32IMF code, so the reference simulators run the very same bytes):
   (a) int loop  - single core, an 11-instruction integer loop (loads, ALU, stores, branch)
-                  walking a 64-byte buffer;
+                  walking a 64-byte buffer in the TCDM (and, for comparison, in L2: every
+                  access then pays the L2 latency and takes the engine's out-of-line path);
   (b) matmul    - single core, fp32 64x64x64 matrix multiply, 2x2 register blocking;
   (c) matmul x8 - the same kernel with the rows split over 8 cores (isasim only: the references
                   model no cluster), with the full timing model, once per conflict policy.
@@ -51,7 +52,7 @@ fromhost: .word 0, 0
 """
 
 
-def int_loop(iters: int) -> str:
+def int_loop(iters: int, section: str) -> str:
     return textwrap.dedent(f"""
         .text
         .globl _start
@@ -71,11 +72,27 @@ def int_loop(iters: int) -> str:
         add a0, s0, a5
         addi a1, a1, -1
         bnez a1, 1b
-    """) + EXIT + "\n    .data\nbuf: .zero 64\n"
+    """) + EXIT + f"\n    {section}\nbuf: .zero 64\n"
 
 
 def matmul(cores: int) -> str:
-    """C = A.B, 2x2 blocks of C; core h takes row pairs h, h + cores, ..."""
+    """C = A.B, 2x2 blocks of C; core h takes row pairs h, h + cores, ...
+
+    On several cores, all of them meet in hardware barrier 0 (a plain load of its trigger-wait
+    register) before core 0 ends the run, so every core's work is counted.
+    """
+    team = (1 << cores) - 1
+    setup = join = ""
+    if cores > 1:
+        setup = f"""
+        li s10, 0x10204000          # event unit
+        li t0, {team}
+        sw t0, 0x200(s10)           # barrier 0: these cores trigger it ...
+        sw t0, 0x20c(s10)           # ... and are woken by it
+        li t0, 1 << 16
+        sw t0, 0x8(s10)             # listen to barrier events"""
+        join = """
+        lw t0, 0x21c(s10)           # barrier 0: trigger, wait, clear"""
     return textwrap.dedent(f"""
         .equ N, {N}
         .text
@@ -84,7 +101,7 @@ def matmul(cores: int) -> str:
         li t0, 0x6000
         csrs mstatus, t0            # FS = dirty: enable the FPU (Spike resets it off)
         csrr s0, mhartid
-        andi s0, s0, 31
+        andi s0, s0, 31{setup}
         bnez s0, worker
         j go
     worker:
@@ -135,7 +152,7 @@ def matmul(cores: int) -> str:
         bltu s2, s9, cols
         addi s1, s1, {2 * cores}
         j rows
-    finish:
+    finish:{join}
         bnez s0, park
     """) + EXIT + textwrap.dedent("""
     park:
@@ -237,7 +254,10 @@ def main() -> None:
     for col in ("workload", "instructions", "isasim", "Unicorn", "Spike", "isasim cycles"):
         table.add_column(col, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
-        rows = [("(a) int loop, 1 core", int_loop(loop_iters), 1, "round_robin", False, True),
+        rows = [("(a) int loop, 1 core", int_loop(loop_iters, '.section .l1, "aw"'), 1,
+                 "round_robin", False, True),
+                ("(a) int loop, data in L2", int_loop(loop_iters, ".data"), 1, "round_robin",
+                 False, True),
                 ("(b) fp32 matmul, 1 core", matmul(1), 1, "round_robin", True, True)]
         for label, src, cores, pol, data, refs in rows:
             n, dt = isasim_mips(src, cores, pol, reps, data)
