@@ -81,12 +81,10 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from isasim.config import ConfigError
     from isasim.machine import LoadError, Machine
     from traces.outputs import Outputs, run_with_outputs
-    from traces.term import per_core_table
+    from traces.term import console, per_core_table
 
     outputs = Outputs(trace=args.trace, vcd=args.vcd, report=args.report, keep_events=args.json,
                       title=f"isasim run {args.program}")
@@ -115,7 +113,7 @@ def _run_run(args: argparse.Namespace) -> int:
     if result.stdout and not result.stdout.endswith("\n"):
         sys.stdout.write("\n")
     if not args.quiet:
-        Console(stderr=True).print(per_core_table(result))
+        console(stderr=True).print(per_core_table(result))
     if args.json:
         result.save(args.json)
     if written is not None:
@@ -142,11 +140,10 @@ def _setup_report(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from traces.eventlog import EventLog, TraceFileError, resolve_trace
     from traces.outputs import load_result
     from traces.report import print_report
+    from traces.term import console
 
     try:
         result = load_result(args.result)
@@ -163,7 +160,7 @@ def _run_report(args: argparse.Namespace) -> int:
             log = EventLog(path)
         except TraceFileError as e:
             note = f"event log unusable: {e}"
-    print_report(result, log, Console(), args.top, note)
+    print_report(result, log, console(), args.top, note)
     if args.html:
         from traces.html import write_html
 
@@ -183,17 +180,16 @@ def _setup_diff(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_diff(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from traces.diff import diff_view
     from traces.outputs import load_result
+    from traces.term import console
 
     try:
         a, b = load_result(args.a), load_result(args.b)
     except ValueError as e:
         print(f"isasim diff: {e}", file=sys.stderr)
         return USAGE_ERROR
-    Console().print(diff_view(a, b, (args.a, args.b), args.top))
+    console().print(diff_view(a, b, (args.a, args.b), args.top))
     return 0
 
 
@@ -212,10 +208,10 @@ def _setup_config(sub: argparse._SubParsersAction) -> None:
 def _run_config_show(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from rich.console import Console
     from rich.table import Table
 
     from isasim.config import FIELD_DOCS, ConfigError, load_config
+    from traces.term import console
 
     try:
         cfg = load_config(args.config)
@@ -232,7 +228,7 @@ def _run_config_show(args: argparse.Namespace) -> int:
         v = getattr(cfg, f.name)
         shown = f"{v:#x}" if isinstance(v, int) and f.name.endswith("_base") else str(v)
         table.add_row(f.name, shown, FIELD_DOCS.get(f.name, ""))
-    Console().print(table)
+    console().print(table)
     return 0
 
 

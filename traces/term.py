@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import sys
+
+from rich.console import Console
 from rich.table import Table
 
 from isasim.result import RunResult
+
+PIPE_WIDTH = 200     # columns when the output is not a terminal (a file, a pipe, CI logs)
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console that never truncates numbers in wide tables when its output is piped:
+    rich assumes 80 columns without a terminal, and a cut-off cycle count is worse than a
+    long line."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, width=None if stream.isatty() else PIPE_WIDTH)
 
 
 def per_core_table(result: RunResult, title: str | None = None) -> Table:

@@ -22,6 +22,7 @@ import numpy as np
 from rich.console import Console
 
 from isasim.config import ConfigError
+from traces.term import console as term_console
 from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
 from trainlib.errors import TrainlibError
@@ -149,7 +150,7 @@ def _report(args, model: Model, res: TrainResult) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(width=None if sys.stdout.isatty() else 220)
+    console = term_console()
     try:
         return cmd_train(args, console) if args.cmd == "train" else cmd_plan(args, console)
     except (TrainlibError, ConfigError) as e:
