@@ -12,7 +12,10 @@ weight gradient, input channels for the input gradient, channels for depthwise, 
 element-wise steps), so a tile never needs a reduction across tiles.
 
 Every call names a catalogue kernel.  The step's main operation (the matmul, the depthwise
-product) takes the kernel from the choice; the helpers (im2row, transposes, bias) are fixed.
+product) takes the kernel from the choice; the helpers (im2row, transposes, bias) are fixed:
+the bias of a tile of n output channels is ``bias_add`` over its n x HW outputs in place
+(HW = 1 for a linear layer), its gradient ``bias_grad`` over the n x HW rows of dY (a linear
+layer's is dY itself: ``copy``).
 A kernel missing from the catalogue makes the step raise ``NotAvailable`` when it is built:
 nothing here computes on the host.
 """
@@ -40,8 +43,6 @@ from trainlib.layers import (
     Shape,
     Sigmoid,
 )
-
-BIAS_KERNEL = "mm_naive_n"        # bias add / bias gradient as a K=1 (or ones-vector) matmul
 
 # PULP-TrainLib's one-size-fits-all defaults (A.4): naive matmul parallel over N, except the
 # linear input gradient (N = 1) which is parallel over M; depthwise: the plain mm_dw kernels.
@@ -132,6 +133,16 @@ def _ew(kernel: str, label: str, **args) -> Call:
     return Call(kernel, args, label)
 
 
+def _bias_add(n: int, hw: int) -> Call:
+    """y[c][p] += bias[c] for the tile's n output channels of hw positions each."""
+    return Call("bias_add", dict(y=Ref("y"), b=Ref("bias"), C=n, HW=hw), "bias")
+
+
+def _bias_grad(n: int, hw: int) -> Call:
+    """dbias[c] = sum_p dy[c][p] for the tile's n output channels."""
+    return Call("bias_grad", dict(dy=Ref("dy"), db=Ref("dbias"), C=n, HW=hw), "bias")
+
+
 R = Ref
 
 
@@ -167,11 +178,9 @@ def linear(layer: Linear, s: Shape, step: str, k: str) -> StepSpec:
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("weight"), R("x"), R("y"), n, 1, ci)]
             if layer.bias:
-                calls.append(_mm(BIAS_KERNEL, R("bias"), R("one"), R("y"), n, 1, 1, acc=1,
-                                 label="bias"))
+                calls.append(_bias_add(n, 1))
             return calls
-        consts = {"one": np.ones(1, np.float32)} if layer.bias else {}
-        return StepSpec(layer.name, step, "Co", co, ts, tile, consts=consts, macs=macs, kernel=k)
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k)
     if step == "wg":
         ts = [TensorUse("x", (ci,), "in"), TensorUse("dy", (co,), "in", Split(1)),
               TensorUse("dweight", (co, ci), "out", Split(ci))]
@@ -207,14 +216,12 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("weight"), R("i2r"), R("y"), n, howo, cikk, trans_b=1)]
             if layer.bias:
-                calls.append(_mm(BIAS_KERNEL, R("bias"), R("ones"), R("y"), n, howo, 1, acc=1,
-                                 label="bias"))
+                calls.append(_bias_add(n, howo))
             return calls
         return StepSpec(
             layer.name, step, "Co", co, ts, tile,
             prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
             scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
-            consts={"ones": np.ones(howo, np.float32)} if layer.bias else {},
             macs=macs, kernel=k)
     if step == "wg":
         ts = [TensorUse("x", s, "in"), TensorUse("dy", (co, ho, wo), "in", Split(howo)),
@@ -225,14 +232,12 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("dy"), R("i2r"), R("dweight"), n, cikk, howo)]
             if layer.bias:
-                calls.append(_mm(BIAS_KERNEL, R("dy"), R("ones"), R("dbias"), n, 1, howo,
-                                 label="bias"))
+                calls.append(_bias_grad(n, howo))
             return calls
         return StepSpec(
             layer.name, step, "Co", co, ts, tile,
             prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
             scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
-            consts={"ones": np.ones(howo, np.float32)} if layer.bias else {},
             macs=macs, kernel=k)
     ts = [TensorUse("dy", (co, ho, wo), "in"),
           TensorUse("weight", wshape, "in", Split(kk, co, cikk)),
@@ -264,11 +269,9 @@ def pointwise(layer: PointWise, s: Shape, step: str, k: str) -> StepSpec:
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("weight"), R("x"), R("y"), n, hw, ci)]
             if layer.bias:
-                calls.append(_mm(BIAS_KERNEL, R("bias"), R("ones"), R("y"), n, hw, 1, acc=1,
-                                 label="bias"))
+                calls.append(_bias_add(n, hw))
             return calls
-        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k,
-                        consts={"ones": np.ones(hw, np.float32)} if layer.bias else {})
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k)
     if step == "wg":
         ts = [TensorUse("x", s, "in"), TensorUse("dy", (co, h, w), "in", Split(hw)),
               TensorUse("dweight", (co, ci), "out", Split(ci))]
@@ -278,11 +281,9 @@ def pointwise(layer: PointWise, s: Shape, step: str, k: str) -> StepSpec:
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("dy"), R("x"), R("dweight"), n, ci, hw, trans_b=1)]
             if layer.bias:
-                calls.append(_mm(BIAS_KERNEL, R("dy"), R("ones"), R("dbias"), n, 1, hw,
-                                 label="bias"))
+                calls.append(_bias_grad(n, hw))
             return calls
-        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k,
-                        consts={"ones": np.ones(hw, np.float32)} if layer.bias else {})
+        return StepSpec(layer.name, step, "Co", co, ts, tile, macs=macs, kernel=k)
     ts = [TensorUse("dy", (co, h, w), "in"),
           TensorUse("weight", (co, ci), "in", Split(1, co, ci)),
           TensorUse("dx", s, "out", Split(hw))]
@@ -366,40 +367,18 @@ def elementwise(layer, s: Shape, step: str) -> StepSpec:
 
 
 def sigmoid(layer: Sigmoid, s: Shape, step: str) -> StepSpec:
-    """Sigmoid from the kernels there are (the catalogue has no sigmoid kernel).
-
-    Forward: y = exp(-log(1 + exp(-x))) with scale, vexp, fill, add and vlog (relative error
-    about eps * (|x| + 1)).  Backward: dx = dy * y * (1 - y), the element-wise products as
-    depthwise products with ker_size 1 (C[k] = A[k] * B[k]).
-    """
+    """Sigmoid: y = 1/(1 + exp(-x)) forward, dx = dy * y * (1 - y) backward (from y)."""
     size = int(np.prod(s))
     sp = Split(1)
-    tmp = [Scratch("t1", lambda n: n), Scratch("t2", lambda n: n)]
     if step == "fw":
         ts = [TensorUse("x", s, "in", sp), TensorUse("y", s, "out", sp)]
-
-        def fw(n: int) -> list[Call]:
-            t1, t2 = R("t1"), R("t2")
-            return [_ew("scale", "sigmoid", x=R("x"), y=t1, n=n, alpha=-1.0),
-                    _ew("vexp", "sigmoid", x=t1, y=t2, n=n),
-                    _ew("fill", "sigmoid", dst=t1, n=n, value=1.0),
-                    _ew("add", "sigmoid", a=t2, b=t1, out=t2, n=n),
-                    _ew("vlog", "sigmoid", x=t2, y=t1, n=n),
-                    _ew("scale", "sigmoid", x=t1, y=t1, n=n, alpha=-1.0),
-                    _ew("vexp", "sigmoid", x=t1, y=R("y"), n=n)]
-        return StepSpec(layer.name, step, "n", size, ts, fw, scratch=tmp)
+        return StepSpec(layer.name, step, "n", size, ts,
+                        lambda n: [_ew("sigmoid_fw", "sigmoid", x=R("x"), y=R("y"), n=n)])
     ts = [TensorUse("y", s, "in", sp), TensorUse("dy", s, "in", sp),
           TensorUse("dx", s, "out", sp)]
-
-    def bw(n: int) -> list[Call]:
-        t1, t2 = R("t1"), R("t2")
-        return [_ew("scale", "sigmoid", x=R("y"), y=t1, n=n, alpha=-1.0),
-                _ew("fill", "sigmoid", dst=t2, n=n, value=1.0),
-                _ew("add", "sigmoid", a=t1, b=t2, out=t1, n=n),
-                Call("mm_dw", dict(A=R("y"), B=t1, C=t2, N=n, M=1, K=n, ker_size=1), "sigmoid"),
-                Call("mm_dw", dict(A=R("dy"), B=t2, C=R("dx"), N=n, M=1, K=n, ker_size=1),
-                     "sigmoid")]
-    return StepSpec(layer.name, step, "n", size, ts, bw, scratch=tmp)
+    return StepSpec(layer.name, step, "n", size, ts,
+                    lambda n: [_ew("sigmoid_bw", "sigmoid", y=R("y"), dy=R("dy"), dx=R("dx"),
+                                   n=n)])
 
 
 def pool(layer: MaxPool | AvgPool, s: Shape, step: str) -> StepSpec:
