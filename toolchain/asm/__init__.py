@@ -1,8 +1,9 @@
 """GNU-as-compatible assembler for RV32IMFC + Xpulp producing a linked :class:`Program`.
 
-Modules, one job each: ``lexer`` (lines to statements), ``expr`` (expressions), ``directives``,
-``pseudo`` (li/la/call/tail), ``encode`` (instructions and compression), ``sections`` (flags and
-placement), ``items``, ``symbols``, ``layout`` (relaxation loop), ``driver`` (``assemble``).
+Modules, one job each: ``lexer`` (lines to statements), ``macros`` (.macro/.rept/.irp expansion),
+``expr`` (expressions), ``directives``, ``pseudo`` (li/la/call/tail), ``encode`` (instructions
+and compression), ``sections`` (flags and placement), ``items``, ``symbols``, ``layout``
+(relaxation loop), ``driver`` (``assemble``).
 """
 
 from toolchain.asm.driver import assemble

@@ -7,6 +7,7 @@ fully linked simulator program (``.file``, ``.size``, ``.type`` ...) are accepte
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ IGNORED = frozenset({".file", ".ident", ".size", ".type", ".attribute", ".loc"})
 _IGNORED_OPTIONS = frozenset({"arch", "pic", "nopic", "relax", "norelax", "csr-check",
                               "no-csr-check"})
 MAX_ALIGN_POWER = 16
+_SYMBOL = re.compile(r"[A-Za-z_.$][\w.$]*")
 
 
 def _operands(st: Statement, low: int, high: int, shape: str) -> list[tuple[str, int]]:
@@ -74,9 +76,14 @@ def _local(p: Parser, st: Statement) -> None:
         p.symbols.globals.discard(name)
 
 
-def _equ(p: Parser, st: Statement) -> None:
-    (name, _), (text, column) = _operands(st, 2, 2, "symbol, expression")
-    p.define_equate(name, text, column, st)
+def _equ(once: bool) -> Handler:
+    """``.set``/``.equ`` may redefine a symbol; ``.equiv`` (``once``) may not."""
+    def handler(p: Parser, st: Statement) -> None:
+        (name, name_column), (text, column) = _operands(st, 2, 2, "symbol, expression")
+        if not _SYMBOL.fullmatch(name):
+            raise SourceError(f"expected a symbol name, got {name!r}", name_column)
+        p.define_equate(name, text, column, st, once)
+    return handler
 
 
 # ---- data --------------------------------------------------------------------------------------
@@ -189,11 +196,15 @@ DIRECTIVES: dict[str, Handler] = {
     ".globl": _globl,
     ".global": _globl,
     ".local": _local,
-    ".equ": _equ,
-    ".set": _equ,
+    ".equ": _equ(False),
+    ".set": _equ(False),
+    ".equiv": _equ(True),
     ".word": _data(4),
     ".long": _data(4),
     ".4byte": _data(4),
+    ".dword": _data(8),
+    ".quad": _data(8),
+    ".8byte": _data(8),
     ".half": _data(2),
     ".short": _data(2),
     ".2byte": _data(2),

@@ -1,5 +1,7 @@
 """The assembler's driver: statements to items (parse), then layout, then a linked Program.
 
+Statements reach the parser through the macro expander (``macros.py``), one at a time, so that a
+``.rept`` count or a macro argument sees the symbols defined by the statements before it.
 Parsing records what each statement asks for without computing any address; the layout loop
 (``layout.py``) settles sizes and addresses; emission produces bytes.  Errors from every phase go
 to one collector so the user gets them all in one report.
@@ -7,15 +9,26 @@ to one collector so the user gets them all in one report.
 
 from __future__ import annotations
 
+import contextlib
+
 from toolchain.asm.directives import DIRECTIVES
 from toolchain.asm.encode import Encoder
 from toolchain.asm.errors import Collector, Location, SourceError
-from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Reloc, evaluate, parse, walk
+from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Num, Reloc, evaluate, parse, walk
 from toolchain.asm.items import Align, Insn, Item
 from toolchain.asm.layout import Layout
-from toolchain.asm.lexer import Statement, statements
+from toolchain.asm.lexer import Statement, pieces
+from toolchain.asm.macros import Expander
 from toolchain.asm.sections import SectionState, make_section
-from toolchain.asm.symbols import LOCAL_MARK, Equate, Label, SymbolTable, local_name
+from toolchain.asm.symbols import (
+    LOCAL_MARK,
+    MAX_DEPTH,
+    Context,
+    Equate,
+    Label,
+    SymbolTable,
+    local_name,
+)
 from toolchain.program import L2_BASE, TCDM_BASE, Program, Section, Symbol
 from toolchain.table import DEFAULT_FAMILY, FAMILIES, load_isa
 
@@ -31,7 +44,7 @@ class Parser:
         self.option_stack: list[bool] = []
         self.family = family
         self.family_chosen_at: Location | None = None
-        self.locals: dict[str, int] = {}
+        self.locals: Context = {}   # numeric labels and redefined equates so far
         self.section = self.switch_section(".text", None, None)
 
     # ---- statements ----------------------------------------------------------------------------
@@ -75,18 +88,28 @@ class Parser:
         self.section = section
         return section
 
-    def define_equate(self, name: str, text: str, column: int, st: Statement) -> None:
+    def define_equate(self, name: str, text: str, column: int, st: Statement,
+                      once: bool = False) -> None:
+        """``.set``/``.equ``/``=`` (``once``: ``.equiv``); see symbols.py for redefinition.
+
+        An expression that is a constant now is stored as its value, as GNU as does: then a
+        counter stepped by ``.set i, i + 1`` in a ``.rept`` does not grow a chain of equates.
+        """
         try:
             tree = parse(text)
         except ExprError as e:
             raise SourceError(e.message, column + (e.offset or 0)) from None
-        self.symbols.define_equate(name, Equate(tree, self.section, len(self.section.items),
-                                                self.locals, st.at(column)))
+        with contextlib.suppress(ExprError):   # else an address or a forward reference
+            tree = Num(_Constants(self.symbols, self.locals).value(tree))
+        version = self.symbols.define_equate(name, Equate(
+            tree, self.section, len(self.section.items), self.locals, st.at(column), once))
+        if version > 1:
+            self.locals = {**self.locals, name: version}
 
     def constant(self, text: str, column: int) -> int:
         """Value of an expression that must be known now (sizes, alignments, fills)."""
         try:
-            return _Constants(self.symbols).value(parse(text))
+            return _Constants(self.symbols, self.locals).value(parse(text))
         except ExprError as e:
             raise SourceError(e.message, column + (e.offset or 0)) from None
 
@@ -111,8 +134,9 @@ class _Constants:
 
     pc = 0
 
-    def __init__(self, symbols: SymbolTable):
+    def __init__(self, symbols: SymbolTable, context: Context):
         self.symbols = symbols
+        self.context = context     # what names mean in the expression being evaluated
         self.seen: set[str] = set()
 
     def value(self, node: Node) -> int:
@@ -122,18 +146,23 @@ class _Constants:
         return evaluate(node, self)
 
     def symbol(self, name: str) -> int:
-        eq = self.symbols.equates.get(name)
-        if name in self.symbols.labels:
+        internal = self.symbols.resolve(name, self.context)
+        if self.symbols.is_address(name, self.context):
             raise ExprError(f"expected a constant; {name!r} is an address")
+        eq = self.symbols.equates.get(internal)
         if eq is None:
             raise ExprError(f"undefined symbol {name!r} (constants must be defined before use)")
-        if name in self.seen:
+        if internal in self.seen:
             raise ExprError(f"symbol {name!r} is defined in terms of itself")
-        self.seen.add(name)
+        if len(self.seen) >= MAX_DEPTH:
+            raise ExprError(f"symbol {name!r} is defined through more than {MAX_DEPTH} others")
+        self.seen.add(internal)
+        outer, self.context = self.context, eq.locals
         try:
             return self.value(eq.tree)
         finally:
-            self.seen.discard(name)
+            self.seen.discard(internal)
+            self.context = outer
 
     def local(self, number: str, forward: bool) -> str:
         raise ExprError("expected a constant, not a label")
@@ -153,10 +182,10 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
     if family not in FAMILIES:
         raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
     parser = Parser(family, rvc)
-    stmts, lex_errors = statements(source, filename)
+    source_pieces, lex_errors = pieces(source, filename)
     for where, message in lex_errors:
         parser.errors.add(where, message)
-    for st in stmts:
+    for st in Expander(source_pieces, parser.constant, parser.errors):
         parser.statement(st)
     parser.finish()
 
@@ -186,14 +215,16 @@ def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:
         out[name] = Symbol(name, section.address(label.index), 0, section.name,
                            "global" if name in table.globals else "local",
                            "func" if section.executable else "object")
-    for name, eq in table.equates.items():
+    values: dict[str, int] = {}
+    for name, eq in table.equates.items():   # every definition, so each one's errors show
         try:
-            value = layout.value_of(name)
+            values[name] = layout.value_of(name)
         except ExprError as e:
             errors.add(eq.location, e.message)
-            continue
-        out[name] = Symbol(name, value, 0, None,
-                           "global" if name in table.globals else "local", "notype")
+    for name in table.versions:               # published: the last definition
+        if (latest := table.latest(name)) in values:
+            out[name] = Symbol(name, values[latest], 0, None,
+                               "global" if name in table.globals else "local", "notype")
     return out
 
 

@@ -3,11 +3,17 @@
 Errors are collected rather than raised at the first one, so a user sees every mistake of a file
 in one run; ``AsmError`` carries the list and formats it like a compiler does (location, message,
 the source line and a caret under the faulty column).
+
+A line produced by a macro, ``.rept`` or ``.irp`` expansion has a location in the body it came
+from and an ``Origin`` naming the statement that expanded it.  Its errors are reported at the
+outermost such statement (the line of the file being assembled that the user wrote), followed by
+one note per expansion step down to the faulty line, so both the invocation and the place in the
+macro body are named.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MAX_ERRORS = 20
 
@@ -20,22 +26,52 @@ class Location:
     line: int
     column: int
     text: str
+    origin: Origin | None = None     # set on lines produced by an expansion
 
     def at(self, column: int) -> Location:
-        return Location(self.filename, self.line, column, self.text)
+        return replace(self, column=column)
+
+    def unwind(self) -> tuple[Location, tuple[Location, ...]]:
+        """The outermost invoking statement, and the expanded lines from it down to this one."""
+        steps: list[Location] = []
+        loc = self
+        while loc.origin is not None:
+            steps.append(loc)
+            loc = loc.origin.caller
+        return loc, tuple(reversed(steps))
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Why an expanded line exists: the expansion (``macro 'm' defined at k.s:3``, ``.rept``)
+    and the statement that asked for it (itself possibly expanded)."""
+
+    what: str
+    caller: Location
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    location: Location
+    location: Location                      # never an expanded line: see ``expansion``
     message: str
+    expansion: tuple[Location, ...] = ()    # expanded lines, outermost first, if any
 
     def format(self) -> str:
         loc = self.location
-        # keep tabs in the caret line so the caret sits under the same character in a terminal
-        pad = "".join("\t" if ch == "\t" else " " for ch in loc.text[:loc.column - 1])
-        return (f"{loc.filename}:{loc.line}:{loc.column}: error: {self.message}\n"
-                f"  {loc.text}\n  {pad}^")
+        lines = [f"{loc.filename}:{loc.line}:{loc.column}: error: {self.message}", *_quote(loc)]
+        for step in self.expansion:
+            assert step.origin is not None
+            lines.append(f"{step.filename}:{step.line}:{step.column}: note: in expansion of "
+                         f"{step.origin.what}")
+            lines += _quote(step)
+        return "\n".join(lines)
+
+
+def _quote(loc: Location) -> list[str]:
+    """The line of ``loc`` and a caret under its column."""
+    # keep tabs in the caret line so the caret sits under the same character in a terminal
+    pad = "".join("\t" if ch == "\t" else " " for ch in loc.text[:loc.column - 1])
+    return [f"  {loc.text}", f"  {pad}^"]
 
 
 class SourceError(Exception):
@@ -76,9 +112,10 @@ class Collector:
         if len(self.diagnostics) >= MAX_ERRORS:
             self.truncated = True
             return
-        if any(d.location == location and d.message == message for d in self.diagnostics):
-            return
-        self.diagnostics.append(Diagnostic(location, message))
+        invocation, steps = location.unwind()
+        diagnostic = Diagnostic(invocation, message, steps)
+        if diagnostic not in self.diagnostics:
+            self.diagnostics.append(diagnostic)
 
     def raise_if_any(self) -> None:
         if self.diagnostics:

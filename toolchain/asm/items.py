@@ -24,7 +24,7 @@ NOP = b"\x13\x00\x00\x00"
 @dataclass(eq=False)
 class Item:
     location: Location
-    locals: Mapping[str, int]           # numeric labels defined so far (for 1b / 1f)
+    locals: Mapping[str, int]           # context: numeric labels, redefined equates so far
     size: int = 0
 
     def emit(self, scope: Scope) -> bytes:
@@ -66,7 +66,8 @@ class Insn(Item):
 
 @dataclass(eq=False)
 class Data(Item):
-    """``.word``/``.half``/``.byte`` values: expressions evaluated at the final layout."""
+    """``.dword``/``.word``/``.half``/``.byte`` values: expressions evaluated at the final
+    layout."""
 
     width: int = 4
     values: tuple[tuple[str, int], ...] = ()

@@ -6,18 +6,23 @@ instruction take the size it needs there.  Like GNU as, relaxable instructions s
 full size and shrink (a forward ``beqz`` whose compressed form would reach exactly +254 stays
 4 bytes, because at full size the target is 256 away); alignment padding is recomputed on every
 sweep.
+
+Equate values are remembered for one sweep (addresses do not move within it) and computed in
+definition order at its start, so a long chain of redefinitions (``.set p, p + 4`` in a
+``.rept``) is evaluated one link at a time rather than recursively from its far end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import contextlib
+from collections.abc import Iterator
 
 from toolchain.asm.encode import Encoder
 from toolchain.asm.errors import Collector, SourceError
 from toolchain.asm.expr import ExprError, Reloc, evaluate, lo12, walk
 from toolchain.asm.items import Align, Insn
 from toolchain.asm.sections import SectionState, place
-from toolchain.asm.symbols import SymbolTable, local_name, shown_name
+from toolchain.asm.symbols import MAX_DEPTH, Context, SymbolTable, local_name, shown_name
 
 SHRINK_PASSES = 16
 
@@ -31,6 +36,7 @@ class Layout:
         self.l2_base = l2_base
         self.tcdm_base = tcdm_base
         self._busy: set[str] = set()
+        self._values: dict[str, int] = {}     # equates evaluated in this sweep
         self._at: dict[int, tuple[SectionState, int]] | None = None   # instruction addresses
 
     def scope(self, section: SectionState, index: int) -> Scope:
@@ -76,6 +82,10 @@ class Layout:
             s.offsets.append(offset)
         place(self.sections, self.l2_base, self.tcdm_base)
         self._at = None
+        self._values = {}
+        for name in self.symbols.equates:   # in definition order, see the module docstring
+            with contextlib.suppress(ExprError):   # reported where the value is used
+                self.value_of(name)
 
     def emit(self, errors: Collector) -> dict[str, bytearray]:
         """Final bytes of every section; item errors go to ``errors`` (the item becomes zeros)."""
@@ -96,19 +106,27 @@ class Layout:
 
     # ---- symbol values -----------------------------------------------------------------------
     def value_of(self, name: str) -> int:
+        """Value of the symbol with internal name ``name`` at the current addresses."""
         label = self.symbols.labels.get(name)
         if label is not None:
             return label.section.address(label.index)
+        if name in self._values:
+            return self._values[name]
         eq = self.symbols.equates.get(name)
         if eq is None:
             raise ExprError(f"undefined symbol {shown_name(name)!r}")
         if name in self._busy:
-            raise ExprError(f"symbol {name!r} is defined in terms of itself")
+            raise ExprError(f"symbol {shown_name(name)!r} is defined in terms of itself")
+        if len(self._busy) >= MAX_DEPTH:
+            raise ExprError(f"symbol {shown_name(name)!r} is defined through more than "
+                            f"{MAX_DEPTH} others")
         self._busy.add(name)
         try:
-            return evaluate(eq.tree, Scope(self, eq.section, eq.index, eq.locals))
+            value = self._values[name] = evaluate(eq.tree, Scope(self, eq.section, eq.index,
+                                                                 eq.locals))
         finally:
             self._busy.discard(name)
+        return value
 
     def pcrel_lo(self, addr: int) -> int:
         """Low part for the ``auipc ... %pcrel_hi(sym)`` at ``addr``: lo12(sym - addr)."""
@@ -132,10 +150,10 @@ class Layout:
 
 
 class Scope:
-    """Evaluation environment of one statement: its address and its numeric-label context."""
+    """Evaluation environment of one statement: its address and its context (which numeric
+    label ``1b`` means, which definition of a redefined equate a name means)."""
 
-    def __init__(self, layout: Layout, section: SectionState, index: int,
-                 locals_: Mapping[str, int]):
+    def __init__(self, layout: Layout, section: SectionState, index: int, locals_: Context):
         self.layout = layout
         self.pc = section.address(index)
         self.locals = locals_
@@ -151,7 +169,7 @@ class Scope:
         return self.layout.encoder
 
     def symbol(self, name: str) -> int:
-        return self.layout.value_of(name)
+        return self.layout.value_of(self.layout.symbols.resolve(name, self.locals))
 
     def local(self, number: str, forward: bool) -> str:
         instance = self.locals.get(number, 0) + (1 if forward else 0)
@@ -166,7 +184,7 @@ class Scope:
         return self.layout.pcrel_lo(auipc_addr)
 
     def is_address(self, name: str) -> bool:
-        return self.layout.symbols.is_address(name)
+        return self.layout.symbols.is_address(name, self.locals)
 
     def value(self, text: str) -> int:
         return evaluate(self.encoder.tree(text), self)

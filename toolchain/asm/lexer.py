@@ -4,6 +4,9 @@ Comments (``#`` and ``//`` to the end of the line, ``/* ... */`` across lines) a
 spaces rather than deleted so every column still points into the original line, which is what
 error messages show.  Strings and character literals are skipped over so a ``#`` or ``;`` inside
 them is not mistaken for a comment or a separator.
+
+Splitting (``pieces``) and parsing (``statement``) are separate steps because macro expansion
+sits between them: it keeps the text of body pieces and parses their substituted copies.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ class Statement:
         return out
 
 
-def _skip_literal(text: str, i: int) -> tuple[int, bool]:
+def skip_literal(text: str, i: int) -> tuple[int, bool]:
     """Index just past the string or character literal at ``text[i]``, and whether it closed."""
     if text[i] == "'":
         i += 3 if text[i + 1:i + 2] == "\\" else 2
@@ -72,7 +75,7 @@ def _blank_comments(source: str) -> tuple[str, list[tuple[int, str]]]:
         i = m.start()
         token = m.group()
         if token in "\"'":
-            i, closed = _skip_literal(source, i)
+            i, closed = skip_literal(source, i)
             if not closed:
                 errors.append((m.start(), "unterminated string"))
             continue
@@ -91,13 +94,13 @@ def _blank_comments(source: str) -> tuple[str, list[tuple[int, str]]]:
     return "".join(out), errors
 
 
-def _split_statements(line: str) -> Iterator[tuple[int, str]]:
+def split_statements(line: str) -> Iterator[tuple[int, str]]:
     """``(offset, text)`` of each ``;``-separated part of a comment-free line."""
     start = 0
     i = 0
     while i < len(line):
         if line[i] in "\"'":
-            i, _ = _skip_literal(line, i)
+            i, _ = skip_literal(line, i)
             continue
         if line[i] == ";":
             yield start, line[start:i]
@@ -106,8 +109,18 @@ def _split_statements(line: str) -> Iterator[tuple[int, str]]:
     yield start, line[start:]
 
 
-def _statement(filename: str, number: int, original: str, offset: int, text: str
-               ) -> Statement | None:
+@dataclass(frozen=True)
+class Piece:
+    """The text of one ``;``-separated statement, not yet parsed, and the line it is part of."""
+
+    text: str
+    line: Location      # the whole line (its column is unused)
+    offset: int         # 0-based position of ``text`` in ``line.text``
+
+
+def statement(piece: Piece) -> Statement | None:
+    """The statement of a piece; None if it is blank."""
+    text, offset, line = piece.text, piece.offset, piece.line
     labels: list[tuple[str, int]] = []
     pos = 0
     assign = _ASSIGN.match(text)
@@ -118,22 +131,21 @@ def _statement(filename: str, number: int, original: str, offset: int, text: str
     if assign:
         rest = text[assign.end():]
         args_col = offset + assign.end() + len(rest) - len(rest.lstrip()) + 1
-        loc = Location(filename, number, offset + assign.start(1) + 1, original)
+        loc = line.at(offset + assign.start(1) + 1)
         return Statement(loc, tuple(labels), "=", rest.strip(), args_col, assign.group(1))
     m = _OP.match(text, pos)
     if m is None:
         if not labels:
             return None
-        loc = Location(filename, number, labels[0][1], original)
-        return Statement(loc, tuple(labels), "", "", labels[0][1])
+        return Statement(line.at(labels[0][1]), tuple(labels), "", "", labels[0][1])
     rest = text[m.end():]
     args_col = offset + m.end() + len(rest) - len(rest.lstrip()) + 1
-    loc = Location(filename, number, offset + m.start(1) + 1, original)
+    loc = line.at(offset + m.start(1) + 1)
     return Statement(loc, tuple(labels), m.group(1), rest.strip(), args_col)
 
 
-def statements(source: str, filename: str) -> tuple[list[Statement], list[tuple[Location, str]]]:
-    """All statements of ``source`` in order, and the lexical errors found on the way."""
+def pieces(source: str, filename: str) -> tuple[list[Piece], list[tuple[Location, str]]]:
+    """All statement pieces of ``source`` in order, and the lexical errors found on the way."""
     clean, lex_errors = _blank_comments(source)
     originals = source.split("\n")
     starts = [0]
@@ -144,13 +156,11 @@ def statements(source: str, filename: str) -> tuple[list[Statement], list[tuple[
         number = bisect.bisect_right(starts, offset) - 1
         errors.append((Location(filename, number + 1, offset - starts[number] + 1,
                                 originals[number].rstrip("\r")), message))
-    out: list[Statement] = []
+    out: list[Piece] = []
     for number, line in enumerate(clean.split("\n")):
-        original = originals[number].rstrip("\r")
-        for offset, text in _split_statements(line.rstrip("\r")):
-            st = _statement(filename, number + 1, original, offset, text)
-            if st is not None:
-                out.append(st)
+        where = Location(filename, number + 1, 1, originals[number].rstrip("\r"))
+        out += [Piece(text, where, offset)
+                for offset, text in split_statements(line.rstrip("\r")) if text.strip()]
     return out, errors
 
 
