@@ -1,8 +1,11 @@
-"""``trainlib``: train a model on the simulated cluster, or show its memory plan.
+"""``trainlib``: train a model on the simulated cluster, show its memory plan, or tune it.
 
-    trainlib train MODEL.toml --steps N [--cores 8] [--config PRESET] [--memory auto|tcdm|l2]
-                   [--choices TABLE.toml] [--report out.html [--report-step LAYER:STEP]]
-    trainlib plan  MODEL.toml [--cores 8] [--config PRESET] [--memory ...] [--choices ...]
+    trainlib train MODEL.toml --steps N [--cores 8] [--config PRESET] [--l1 SIZE]
+                   [--memory auto|tcdm|l2] [--choices TABLE.toml]
+                   [--report out.html [--report-step LAYER:STEP]]
+    trainlib plan  MODEL.toml [--cores 8] [--config PRESET] [--l1 SIZE] [--memory ...]
+                   [--choices ...]
+    trainlib tune  MODEL.toml | --layer SPEC ...      (see ``trainlib.tune.cli``)
 
 ``train`` prints the loss of every step beside the golden model's, then the per-layer,
 per-step table of the last training step (cycles, MAC/cycle, stall breakdown, phases), then
@@ -21,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from rich.console import Console
 
-from isasim.config import ConfigError
+from isasim.config import ClusterConfig, ConfigError, load_config
 from traces.term import console as term_console
 from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
@@ -30,6 +33,7 @@ from trainlib.model import Model
 from trainlib.report import step_table, write_report
 from trainlib.step import run_spec
 from trainlib.train import TrainResult, train
+from trainlib.tune import cli as tune_cli
 from trainlib.workflow import plan_model
 
 LOSS_RTOL = 1e-4
@@ -44,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("model", help="model description (TOML)")
         p.add_argument("--cores", type=int, default=8)
         p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
+        p.add_argument("--l1", type=tune_cli.size,
+                       help="TCDM size of the cluster, e.g. 128KiB (default: the config's)")
         p.add_argument("--memory", choices=("auto", "tcdm", "l2"), default=None,
                        help="override the model's memory mode")
         p.add_argument("--choices", help="choice table (kernel and tile per layer step)")
@@ -52,7 +58,17 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--report", help="write the HTML report of one step run here")
             p.add_argument("--report-step", help="LAYER:STEP to report (default: the step "
                                                  "with the most cycles)")
+    tune_cli.add_parser(sub)
     return ap
+
+
+def _config(args) -> ClusterConfig | str:
+    """The preset or file of ``--config``, with the TCDM size of ``--l1`` when given."""
+    if args.l1 is None:
+        return args.config
+    cfg = load_config(args.config).replace(tcdm_size=args.l1)
+    cfg.validate()
+    return cfg
 
 
 def _load(args) -> tuple[Model, ChoiceTable | None]:
@@ -66,7 +82,7 @@ def _load(args) -> tuple[Model, ChoiceTable | None]:
 
 def cmd_plan(args, console: Console) -> int:
     model, choices = _load(args)
-    cfg = run_config(args.config, args.cores)
+    cfg = run_config(_config(args), args.cores)
     plan = plan_model(model, cfg, args.memory, choices)
     for line in plan.describe(model):
         console.print(line, highlight=False, soft_wrap=True)
@@ -91,7 +107,8 @@ def matches(res: TrainResult) -> list[str]:
 
 def cmd_train(args, console: Console) -> int:
     model, choices = _load(args)
-    run_config(args.config, args.cores)              # a bad preset fails before any output
+    config = _config(args)                           # a bad preset fails before any output
+    run_config(config, args.cores)
     if args.steps < 1:
         raise TrainlibError("--steps must be at least 1")
     console.print(f"training {model.name} for {args.steps} step(s) on {args.cores} cores "
@@ -101,7 +118,7 @@ def cmd_train(args, console: Console) -> int:
         console.print(f"step {i + 1:>3}: loss {loss:.7g}   golden {gloss:.7g}   "
                       f"diff {loss - gloss:+.2e}", highlight=False)
 
-    res = train(model, args.steps, cores=args.cores, config=args.config, memory=args.memory,
+    res = train(model, args.steps, cores=args.cores, config=config, memory=args.memory,
                 choices=choices, on_step=show)
     assert res.plan is not None
     names = res.last_runs[0].result.category_names
@@ -142,7 +159,7 @@ def _report(args, model: Model, res: TrainResult) -> str:
             result, log = record_run(machine, Path(tmp) / "events.bin")
             logs.append(log)
             return result
-        run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=args.config,
+        run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=_config(args),
                        plan=sp, machine_hook=hook)
         return write_report(run.result, logs[0], args.report,
                             f"{model.name}: {keys[i][0]} {keys[i][1]}")
@@ -151,6 +168,8 @@ def _report(args, model: Model, res: TrainResult) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = term_console()
+    if args.cmd == "tune":
+        return tune_cli.run(args, console)
     try:
         return cmd_train(args, console) if args.cmd == "train" else cmd_plan(args, console)
     except (TrainlibError, ConfigError) as e:

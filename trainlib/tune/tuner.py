@@ -1,0 +1,203 @@
+"""Tune a model or one layer: the API behind ``trainlib tune``.
+
+``tune_model(model, TuneOptions(...))`` tunes every step of a training step that has a kernel
+choice (forward, weight and input gradient of linear, conv2d, pointwise and depthwise layers,
+as the model's work list runs them) under the model's memory plan (resident steps have one
+tiling; streamed ones are tiled), and returns a ``Tuning``: per step the winner, the
+runner-up, the default kernel's run, every candidate with its status, and the explanation.
+``Tuning.choice_table()`` is what ``trainlib train --choices`` reads.
+
+An executor and a cache can be passed in (tests inject a job function that hangs or lies);
+by default a local pool of one worker per CPU and the user cache directory are used.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from isasim.config import ClusterConfig
+from trainlib.choices import Choice, ChoiceTable
+from trainlib.driver import run_config
+from trainlib.layers import Conv2D, DepthWise, Layer, Linear, PointWise
+from trainlib.model import Model
+from trainlib.tune.cache import ResultCache, default_dir
+from trainlib.tune.estimate import Calibration
+from trainlib.tune.executor import Executor, make_executor
+from trainlib.tune.explain import Explanation, explain
+from trainlib.tune.measure import Job, run_candidate, warm_up
+from trainlib.tune.search import (
+    Candidate,
+    SearchOptions,
+    SearchStats,
+    StepSearch,
+    run_searches,
+)
+from trainlib.workflow import plan_model, work_list
+
+TUNABLE = (Linear, Conv2D, PointWise, DepthWise)
+
+
+@dataclass(frozen=True)
+class TuneOptions:
+    cores: int = 8
+    config: str | ClusterConfig = "pulp-open"
+    l1: int | None = None              # TCDM bytes of the simulated cluster (None: config's)
+    memory: str | None = None          # tcdm | l2 (None: the model's plan; a layer: l2)
+    search: SearchOptions = SearchOptions()
+    timeout: float = 120.0             # seconds per candidate before its worker is killed
+    workers: int | None = None         # local pool size (None: one per CPU)
+    executor: str | None = None        # None / "local" / "dask://host:port"
+    cache_dir: str | None = ""         # "" : the user cache dir; None: no cache
+
+    def cluster(self) -> ClusterConfig:
+        cfg = run_config(self.config, self.cores)
+        if self.l1 is not None:
+            cfg = cfg.replace(tcdm_size=self.l1)
+            cfg.validate()
+        return cfg
+
+
+@dataclass
+class StepTuning:
+    layer: str
+    step: str
+    signature: str
+    memory: str
+    macs: int
+    search: StepSearch
+    error: str = ""
+
+    @property
+    def ranked(self) -> list[Candidate]:
+        return self.search.ranked()
+
+    @property
+    def winner(self) -> Candidate | None:
+        r = self.ranked
+        return r[0] if r else None
+
+    @property
+    def runner_up(self) -> Candidate | None:
+        r = self.ranked
+        return r[1] if len(r) > 1 else None
+
+    @property
+    def default(self) -> Candidate | None:
+        """The default kernel at the reference tiling (what an untuned model runs)."""
+        for c in self.search.candidates:
+            if c.kernel == self.search.default_kernel and c.option == self.search.reference:
+                return c
+        return None
+
+    @property
+    def speedup(self) -> float:
+        d, w = self.default, self.winner
+        if d is None or w is None or d.result is None or not d.result.ok:
+            return 0.0
+        return d.cycles / w.cycles
+
+    def explanation(self) -> Explanation | None:
+        w, r = self.winner, self.runner_up
+        if w is None or r is None or w.result is None or r.result is None:
+            return None
+        return explain(w.result, r.result)
+
+    @property
+    def failures(self) -> list[Candidate]:
+        return [c for c in self.search.candidates
+                if c.result is not None and not c.result.ok]
+
+
+@dataclass
+class Tuning:
+    steps: list[StepTuning]
+    cfg: ClusterConfig
+    stats: SearchStats
+    seconds: float
+    meta: dict = field(default_factory=dict)
+
+    def choice_table(self) -> ChoiceTable:
+        t = ChoiceTable(meta=dict(self.meta))
+        for s in self.steps:
+            w = s.winner
+            if w is None:
+                continue
+            t.add(Choice(s.layer, s.step, w.kernel, w.option.run_tile, s.signature, w.cycles))
+        return t
+
+    def dumps(self) -> str:
+        """The choice table as TOML, each entry preceded by a comment with its figures."""
+        table = self.choice_table()
+        head, *entries = table.dumps().split("[[choice]]\n")
+        out = [head]
+        for (layer, step), body in zip(table.entries, entries, strict=True):
+            s = next(t for t in self.steps if (t.layer, t.step) == (layer, step))
+            w = s.winner
+            assert w is not None and w.result is not None
+            note = f"# {layer} {step}: {w.label}, {w.result.mac_per_cycle:.2f} MAC/cycle"
+            if s.speedup:
+                note += f", {s.speedup:.2f}x over {s.search.default_kernel}"
+            out.append(f"{note}\n[[choice]]\n{body}")
+        return "".join(out)
+
+
+def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str]]:
+    """The steps of a training step that have a kernel choice, in work-list order."""
+    shapes = model.shapes()
+    out = []
+    for w in work_list(model):
+        if w.kind in ("fw", "wg", "ig") and isinstance(model.layers[w.layer], TUNABLE):
+            out.append((model.layers[w.layer], shapes[w.layer], w.kind))
+    return out
+
+
+def tune_steps(steps: list[tuple[Layer, tuple[int, ...], str]], memory: str,
+               opts: TuneOptions, *, executor: Executor | None = None,
+               cache: ResultCache | None = None,
+               job_fn: Callable[[Job], dict] = run_candidate,
+               on_record: Callable[[StepSearch, Candidate], None] | None = None,
+               on_start: Callable[[list[StepSearch]], None] | None = None) -> Tuning:
+    """Search every step; ``on_start`` sees the searches, ``on_record`` every result."""
+    t0 = time.perf_counter()
+    cfg = opts.cluster()
+    cal = Calibration()
+    searches = [StepSearch(la, s, st, cfg, memory, opts.search, cal) for la, s, st in steps]
+    if cache is None:
+        cache = ResultCache(default_dir() if opts.cache_dir == "" else opts.cache_dir)
+    own = executor is None
+    if executor is None:
+        executor = make_executor(opts.executor, opts.workers, opts.timeout, warm_up)
+    if on_start:
+        on_start(searches)
+    try:
+        stats = run_searches(searches, executor, cache, job_fn, on_record)
+    finally:
+        if own:
+            executor.close()
+    results = [StepTuning(s.layer.name, s.step, s.layer.signature(s.in_shape), memory,
+                          s.macs, s, s.error) for s in searches]
+    for r in results:
+        if not r.error and r.winner is None:
+            r.error = "no candidate ran correctly"
+    meta = {"cores": cfg.cores, "config": cfg.name, "l1": cfg.tcdm_size, "memory": memory}
+    return Tuning(results, cfg, stats, time.perf_counter() - t0, meta)
+
+
+def tune_model(model: Model, opts: TuneOptions, **kw) -> Tuning:
+    """Tune the model's steps under its memory plan (``opts.memory`` overrides it)."""
+    plan = plan_model(model, opts.cluster(), opts.memory)
+    tuning = tune_steps(model_steps(model), plan.memory, opts, **kw)
+    tuning.meta["model"] = model.name
+    return tuning
+
+
+def tune_layer(layer: Layer, in_shape: tuple[int, ...], opts: TuneOptions,
+               steps: tuple[str, ...] = ("fw", "wg", "ig"), **kw) -> Tuning:
+    """Tune the given steps of one layer (streamed from L2 unless ``opts.memory`` says)."""
+    layer.out_shape(tuple(in_shape))
+    tuning = tune_steps([(layer, tuple(in_shape), s) for s in steps], opts.memory or "l2",
+                        opts, **kw)
+    tuning.meta["layer"] = layer.signature(tuple(in_shape))
+    return tuning
