@@ -111,14 +111,21 @@ class StepSpec:
 
 
 # ---- call helpers -----------------------------------------------------------------------------
+# Labels of a step's main (tunable) calls: the per-phase cycles of a run are keyed by call label,
+# and the autotuner tells the chosen kernel's cycles from the helpers' by these.
+MM_LABEL = "mm"
+DW_LABEL = "depthwise"
+MAIN_LABELS = (MM_LABEL, DW_LABEL)
+
+
 def _mm(kernel: str, a: Ref, b: Ref, c: Ref, n: int, m: int, k: int, trans_b: int = 0,
-        acc: int = 0, label: str = "mm") -> Call:
+        acc: int = 0) -> Call:
     return Call(kernel, dict(A=a, B=b, C=c, N=n, M=m, K=k, trans_B=trans_b, accumulate=acc),
-                label)
+                MM_LABEL)
 
 
 def _dw(kernel: str, a: Ref, b: Ref, c: Ref, n: int, m: int, k: int, ker: int) -> Call:
-    return Call(kernel, dict(A=a, B=b, C=c, N=n, M=m, K=k, ker_size=ker), "depthwise")
+    return Call(kernel, dict(A=a, B=b, C=c, N=n, M=m, K=k, ker_size=ker), DW_LABEL)
 
 
 def _im2row(kernel: str, src: Ref, buf: Ref, c: int, hs: int, ws: int, layer,

@@ -36,10 +36,9 @@ from dataclasses import dataclass, field
 from asm_kernels.catalogue import Kernel, catalogue
 from isasim.config import ClusterConfig
 from trainlib.driver import Call, Ref
-from trainlib.lowering import StepSpec
+from trainlib.lowering import MAIN_LABELS, StepSpec
 from trainlib.tune.tiler import TileOption, transfer_bytes, whole_bytes
 
-MAIN_LABELS = ("mm", "depthwise")      # labels of a step's main (tunable) calls
 CALL_OVERHEAD = 60                      # cycles per call: argument loads, barrier, time stamp
 DMA_ISSUE = 12                          # cycles core 0 spends pushing one DMA command
 PRIOR_RATIO = {"naive": 1.9, "u2": 1.7, "depthwise": 1.5, "blocked": 1.3}

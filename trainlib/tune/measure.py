@@ -20,8 +20,8 @@ import numpy as np
 from isasim.config import ClusterConfig
 from trainlib.errors import TrainlibError
 from trainlib.layers import Layer, layer_from_dict, layer_to_dict
+from trainlib.lowering import MAIN_LABELS
 from trainlib.step import run_layer_step
-from trainlib.tune.estimate import MAIN_LABELS
 
 
 @dataclass(frozen=True)

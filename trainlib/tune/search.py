@@ -33,6 +33,7 @@ from trainlib.errors import PlanError
 from trainlib.layers import Layer
 from trainlib.lowering import (
     DEFAULT_KERNELS,
+    MAIN_LABELS,
     StepSpec,
     kernel_candidates,
     layer_step,
@@ -43,7 +44,6 @@ from trainlib.schedule import Tiling
 from trainlib.tune.cache import ResultCache, cache_key
 from trainlib.tune.estimate import (
     CALL_OVERHEAD,
-    MAIN_LABELS,
     Calibration,
     dma_bound,
     dma_estimate,
