@@ -34,80 +34,40 @@
 #
 # sigmoid_fw: a0 -> {x, y, n}; sigmoid_bw: {y, dy, dx, n}; mul: {a, b, out, n}.
 # a1 = number of cores.
+    .include "common.inc"
     .text
     .globl sigmoid_fw
     .globl sigmoid_bw
     .globl mul
 
-# The split (as in elementwise.s): t1 = n elements, groups of 2^t5.  Returns t2 = byte offset
-# of this core's first group, t3 = its number of groups, t4 = byte distance between its groups,
-# t1 = byte offset of the tail, t5 = tail elements for this core (0 unless it is the last core).
-# Clobbers t0, a2; returns through t6.
+# The round-robin split of the elements over the cores: the subroutine split_groups calls
+# (common.inc: deal_groups tells what it returns).
 .Lshare:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f            # k
-    srl t3, t1, t5               # G: whole groups
-    sll t2, t3, t5
-    sub t1, t1, t2               # tail elements
-    slli a2, t2, 2               # byte offset of the tail
-    addi t5, t5, 2
-    sll t4, a1, t5               # cores * group bytes
-    sll t2, t0, t5               # k * group bytes
-    add t3, t3, a1
-    addi t3, t3, -1
-    sub t3, t3, t0
-    divu t3, t3, a1              # groups of core k: ceil((G - k) / cores)
-    addi t0, t0, 1
-    li t5, 0
-    bne t0, a1, 1f
-    mv t5, t1                    # the last core takes the tail
-1:  mv t1, a2
-    jr t6
+    deal_groups
 
 # ---------------------------------------------------------------------------- sigmoid
 sigmoid_fw:
-    lw t1, 8(a0)
-    li t5, 0
-    jal t6, .Lshare
+    split_groups .Lshare, 8, 0
     beqz t3, 9f                  # nothing for this core (n < cores, or n = 0)
     addi sp, sp, -16
-    fsw fs0, 0(sp)
-    fsw fs1, 4(sp)
-    fsw fs2, 8(sp)
-    fsw fs3, 12(sp)
-    li t0, 0x3fb8aa3b
-    fmv.w.x fs0, t0              # log2(e)
-    li t0, 0x4b400000
-    fmv.w.x fs1, t0              # 1.5 * 2^23
-    li t0, 0x3f317200
-    fmv.w.x fs2, t0              # ln2_hi (15 significant bits: k ln2_hi is exact)
-    li t0, 0x35bfbe8e
-    fmv.w.x fs3, t0              # ln2_lo = ln2 - ln2_hi
-    li t0, 0x19500d01
-    fmv.w.x fa2, t0              # 2^-64 / 7!
-    li t0, 0x1ab60b61
-    fmv.w.x fa3, t0              # 2^-64 / 6!
-    li t0, 0x1c088889
-    fmv.w.x fa4, t0              # 2^-64 / 5!
-    li t0, 0x1d2aaaab
-    fmv.w.x fa5, t0              # 2^-64 / 4!
-    li t0, 0x1e2aaaab
-    fmv.w.x fa6, t0              # 2^-64 / 3!
-    li t0, 0x1f000000
-    fmv.w.x fa7, t0              # 2^-64 / 2!
-    li t0, 0x1f800000
-    fmv.w.x ft11, t0             # 2^-64
-    li t0, 0x3f800000
-    fmv.w.x ft10, t0             # 1
-    li t0, 0x42d00000
-    fmv.w.x ft9, t0              # 104
-    li t0, 0x3fb4b4b5
-    fmv.w.x ft8, t0              # 24/17
-    li t0, 0x3ef0f0f1
-    fmv.w.x ft7, t0              # 8/17
+    words fsw, sp, fs0, fs1, fs2, fs3
+    fli fs0, 0x3fb8aa3b          # log2(e)
+    fli fs1, 0x4b400000          # 1.5 * 2^23
+    fli fs2, 0x3f317200          # ln2_hi (15 significant bits: k ln2_hi is exact)
+    fli fs3, 0x35bfbe8e          # ln2_lo = ln2 - ln2_hi
+    fli fa2, 0x19500d01          # 2^-64 / 7!
+    fli fa3, 0x1ab60b61          # 2^-64 / 6!
+    fli fa4, 0x1c088889          # 2^-64 / 5!
+    fli fa5, 0x1d2aaaab          # 2^-64 / 4!
+    fli fa6, 0x1e2aaaab          # 2^-64 / 3!
+    fli fa7, 0x1f000000          # 2^-64 / 2!
+    fli ft11, 0x1f800000         # 2^-64
+    fli ft10, 0x3f800000         # 1
+    fli ft9, 0x42d00000          # 104
+    fli ft8, 0x3fb4b4b5          # 24/17
+    fli ft7, 0x3ef0f0f1          # 8/17
     li a5, 0x4b3fff41            # bits(1.5*2^23) - 191: bits(1.5*2^23 + k) - this = k + 64 + 127
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # y
+    words lw, a0, a3, a4         # x, y
     add a3, a3, t2
     add a4, a4, t2
     lp.setup x0, t3, 1f
@@ -145,10 +105,7 @@ sigmoid_fw:
     fmadd.s fa1, ft5, ft6, fa1   # y = q + r (num - d q)
 3:  fsw fa1, 0(a4)
 1:  add a4, a4, t4
-    flw fs0, 0(sp)
-    flw fs1, 4(sp)
-    flw fs2, 8(sp)
-    flw fs3, 12(sp)
+    words flw, sp, fs0, fs1, fs2, fs3
     addi sp, sp, 16
 9:  ret
 5:  feq.s t0, fa0, fa0           # |x| >= 104 or NaN
@@ -160,98 +117,16 @@ sigmoid_fw:
     fcvt.s.w fa1, t0             # x >= 104: 1, x <= -104: 0
     j 3b
 
+# sigmoid_bw: g = y - y*y = y (1 - y), one rounding
+.macro sigmoid_slope r
+    fnmsub.s \r, \r, \r, \r
+.endm
+
 sigmoid_bw:
-    lw t1, 12(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # y
-    lw a4, 4(a0)                 # dy
-    lw a5, 8(a0)                 # dx
-    beqz t3, 2f
-    add a2, a3, t2
-    add a6, a4, t2
-    add a7, a5, t2
-    lp.setup x0, t3, 1f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    add a2, a2, t4
-    flw ft4, 0(a6)
-    flw ft5, 4(a6)
-    flw ft6, 8(a6)
-    flw ft7, 12(a6)
-    add a6, a6, t4
-    fnmsub.s ft0, ft0, ft0, ft0  # y - y*y = y (1 - y), one rounding
-    fnmsub.s ft1, ft1, ft1, ft1
-    fnmsub.s ft2, ft2, ft2, ft2
-    fnmsub.s ft3, ft3, ft3, ft3
-    fmul.s ft0, ft0, ft4
-    fmul.s ft1, ft1, ft5
-    fmul.s ft2, ft2, ft6
-    fmul.s ft3, ft3, ft7
-    fsw ft0, 0(a7)
-    fsw ft1, 4(a7)
-    fsw ft2, 8(a7)
-    fsw ft3, 12(a7)
-1:  add a7, a7, t4
-2:  beqz t5, 9f
-    add a3, a3, t1
-    add a4, a4, t1
-    add a5, a5, t1
-    lp.setup x0, t5, 3f
-    flw ft0, 0(a3)
-    flw ft4, 0(a4)
-    addi a3, a3, 4
-    addi a4, a4, 4
-    fnmsub.s ft0, ft0, ft0, ft0
-    fmul.s ft0, ft0, ft4
-    fsw ft0, 0(a5)
-3:  addi a5, a5, 4
-9:  ret
+    split_groups .Lshare, 12, 2
+    map2 fmul.s, pre=sigmoid_slope
 
 # ---------------------------------------------------------------------------- product
 mul:
-    lw t1, 12(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # a
-    lw a4, 4(a0)                 # b
-    lw a5, 8(a0)                 # out
-    beqz t3, 2f
-    add a2, a3, t2
-    add a6, a4, t2
-    add a7, a5, t2
-    lp.setup x0, t3, 1f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    add a2, a2, t4
-    flw ft4, 0(a6)
-    flw ft5, 4(a6)
-    flw ft6, 8(a6)
-    flw ft7, 12(a6)
-    add a6, a6, t4
-    fmul.s ft0, ft0, ft4
-    fmul.s ft1, ft1, ft5
-    fmul.s ft2, ft2, ft6
-    fmul.s ft3, ft3, ft7
-    fsw ft0, 0(a7)
-    fsw ft1, 4(a7)
-    fsw ft2, 8(a7)
-    fsw ft3, 12(a7)
-1:  add a7, a7, t4
-2:  beqz t5, 9f
-    add a3, a3, t1
-    add a4, a4, t1
-    add a5, a5, t1
-    lp.setup x0, t5, 3f
-    flw ft0, 0(a3)
-    flw ft4, 0(a4)
-    addi a3, a3, 4
-    addi a4, a4, 4
-    fmul.s ft0, ft0, ft4
-    fsw ft0, 0(a5)
-3:  addi a5, a5, 4
-9:  ret
+    split_groups .Lshare, 12, 2
+    map2 fmul.s

@@ -28,28 +28,57 @@
 # depends on nothing but HW, so every core count gives bit-identical results.
 #
 # a0 -> {y, b, C, HW} (bias_add) or {dy, db, C, HW} (bias_grad); a1 = number of cores.
+    .include "common.inc"
     .text
     .globl bias_add
     .globl bias_grad
+
+# y += v over a run of \n elements from a2 (advanced past it), four per hardware-loop iteration
+# (loads, adds, stores: no load-use stall), then the n % 4 left one at a time (counted in
+# \rest).  v is \v, one register for every element, or without it the stream at a3 (advanced
+# too).  Clobbers t0, ft0-ft7.
+.macro add_run n, rest, v
+    srli t0, \n, 2
+    andi \rest, \n, 3
+    beqz t0, .Lquads_done\@
+    lp.setup x0, t0, .Lquad\@
+    words flw, a2, ft0, ft1, ft2, ft3
+    .ifb \v
+    words flw, a3, ft4, ft5, ft6, ft7
+    addi a3, a3, 16
+    .endif
+    lanes fadd.s, \v
+    words fsw, a2, ft0, ft1, ft2, ft3
+.Lquad\@:
+    addi a2, a2, 16
+.Lquads_done\@:
+    beqz \rest, .Ldone\@
+    lp.setup x0, \rest, .Lone\@
+    flw ft0, 0(a2)
+    .ifb \v
+    flw ft4, 0(a3)
+    addi a2, a2, 4
+    addi a3, a3, 4
+    fadd.s ft0, ft0, ft4
+    .else
+    addi a2, a2, 4
+    fadd.s ft0, ft0, \v
+    .endif
+.Lone\@:
+    fsw ft0, -4(a2)
+.Ldone\@:
+.endm
 
 bias_add:
     lw t0, 8(a0)                 # C
     lw t1, 12(a0)                # HW
     mul t2, t0, t1               # N = C*HW
     beqz t2, 9f
-    add t3, t2, a1
-    addi t3, t3, -1
-    divu t3, t3, a1
+    ceil_div t3, t2
     ori t3, t3, 1                # L = ceil(N / cores) | 1
-    csrr t4, mhartid
-    andi t4, t4, 0x1f
-    mul t4, t4, t3               # lo = k L
-    bgeu t4, t2, 9f              # an empty chunk
-    add t5, t4, t3
-    p.minu t5, t5, t2            # hi
-    sub t5, t5, t4               # elements of this core
-    lw a2, 0(a0)                 # y
-    lw a3, 4(a0)                 # b
+    core_id t4
+    block_count t4, t5, t2, t3, t4, 9f   # lo = k L; t5 = elements of this core
+    words lw, a0, a2, a3         # y, b
     slli t6, t4, 2
     add a2, a2, t6               # &y[lo]
     li t0, 1
@@ -63,79 +92,24 @@ bias_add:
     p.minu t3, t3, t5            # segment length
 1:  flw fa0, 0(a3)               # b[c]
     addi a3, a3, 4
-    srli t0, t3, 2
-    andi t2, t3, 3
-    beqz t0, 3f
-    lp.setup x0, t0, 2f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    fadd.s ft0, ft0, fa0
-    fadd.s ft1, ft1, fa0
-    fadd.s ft2, ft2, fa0
-    fadd.s ft3, ft3, fa0
-    fsw ft0, 0(a2)
-    fsw ft1, 4(a2)
-    fsw ft2, 8(a2)
-    fsw ft3, 12(a2)
-2:  addi a2, a2, 16
-3:  beqz t2, 5f
-    lp.setup x0, t2, 4f
-    flw ft0, 0(a2)
-    addi a2, a2, 4
-    fadd.s ft0, ft0, fa0
-4:  fsw ft0, -4(a2)
-5:  sub t5, t5, t3               # elements left
+    add_run t3, t2, fa0
+    sub t5, t5, t3               # elements left
     p.minu t3, t1, t5            # next segment: a whole channel, or what is left of the chunk
     bnez t5, 1b
 9:  ret
 
 20: add a3, a3, t6               # HW = 1: b[lo..hi) onto y[lo..hi)
-    srli t0, t5, 2
-    andi t5, t5, 3
-    beqz t0, 22f
-    lp.setup x0, t0, 21f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    flw ft4, 0(a3)
-    flw ft5, 4(a3)
-    flw ft6, 8(a3)
-    flw ft7, 12(a3)
-    addi a3, a3, 16
-    fadd.s ft0, ft0, ft4
-    fadd.s ft1, ft1, ft5
-    fadd.s ft2, ft2, ft6
-    fadd.s ft3, ft3, ft7
-    fsw ft0, 0(a2)
-    fsw ft1, 4(a2)
-    fsw ft2, 8(a2)
-    fsw ft3, 12(a2)
-21: addi a2, a2, 16
-22: beqz t5, 9b
-    lp.setup x0, t5, 23f
-    flw ft0, 0(a2)
-    flw ft4, 0(a3)
-    addi a2, a2, 4
-    addi a3, a3, 4
-    fadd.s ft0, ft0, ft4
-23: fsw ft0, -4(a2)
+    add_run t5, t5
     ret
 
 bias_grad:
     lw t0, 8(a0)                 # C
     lw t1, 12(a0)                # HW
-    csrr t2, mhartid
-    andi t2, t2, 0x1f            # k
+    core_id t2                   # k
     sub t3, t0, t2
     blez t3, 9f                  # no channel for this core
-    add t3, t3, a1
-    addi t3, t3, -1
-    divu t3, t3, a1              # channels of core k: ceil((C - k) / cores)
-    lw a2, 0(a0)                 # dy
-    lw a3, 4(a0)                 # db
+    ceil_div t3, t3              # channels of core k: ceil((C - k) / cores)
+    words lw, a0, a2, a3         # dy, db
     mul t0, t2, t1
     slli t0, t0, 2
     add a2, a2, t0               # &dy[k][0]
@@ -147,22 +121,13 @@ bias_grad:
     srli t0, t1, 2               # HW / 4
     andi t1, t1, 3               # HW % 4
     lp.setup x1, t3, 5f          # the core's channels
-    fmv.w.x ft0, zero
-    fmv.w.x ft1, zero
-    fmv.w.x ft2, zero
-    fmv.w.x ft3, zero
+    fzero ft0, ft1, ft2, ft3
     mv a4, a2
     beqz t0, 2f
     lp.setup x0, t0, 1f
-    flw ft4, 0(a4)
-    flw ft5, 4(a4)
-    flw ft6, 8(a4)
-    flw ft7, 12(a4)
+    words flw, a4, ft4, ft5, ft6, ft7
     addi a4, a4, 16
-    fadd.s ft0, ft0, ft4
-    fadd.s ft1, ft1, ft5
-    fadd.s ft2, ft2, ft6
-1:  fadd.s ft3, ft3, ft7
+    lanes fadd.s, end=1          # (1: the last of the four)
 2:  beqz t1, 4f
     lp.setup x0, t1, 3f
     flw ft4, 0(a4)

@@ -13,6 +13,9 @@ other file declares ``[[kernel]]`` entries:
     constraints list of conditions on the arguments, e.g. ["K >= 2"] (Python expressions)
     doc         one line: what it computes
 
+Kernel files may ``.include`` the shared macro files (``*.inc``) of this directory, which
+``kernel_dir()`` names for the assembler wherever the package is installed.
+
 Every kernel is an SPMD function: all cores call it with the argument pointer in a0 and the
 number of cores in a1 (the hart id comes from mhartid); it takes its slice, returns with ``ret``,
 follows the ilp32f calling convention (s0-s11, fs0-fs11 and sp preserved) and never waits in a
@@ -25,6 +28,7 @@ import functools
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 FIELD_KINDS = ("ptr", "i32", "f32")
 
@@ -63,7 +67,7 @@ class Kernel:
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def source(self) -> str:
-        return resources.files("asm_kernels").joinpath(self.file).read_text()
+        return kernel_dir().joinpath(self.file).read_text()
 
     def violated(self, values: dict[str, int | float]) -> str | None:
         """The first constraint the argument values break, or None."""
@@ -73,9 +77,15 @@ class Kernel:
         return None
 
 
+def kernel_dir() -> Traversable:
+    """The directory of the kernel sources and catalogue data: the include directory to give
+    the assembler for a kernel file's ``.include``s."""
+    return resources.files("asm_kernels")
+
+
 @functools.cache
 def structs() -> dict[str, Struct]:
-    data = tomllib.loads(resources.files("asm_kernels").joinpath("structs.toml").read_text())
+    data = tomllib.loads(kernel_dir().joinpath("structs.toml").read_text())
     out = {}
     for name, spec in data.get("struct", {}).items():
         fields = []
@@ -95,7 +105,7 @@ def catalogue() -> dict[str, Kernel]:
     known = {"name", "file", "entry", "family", "args", "unroll", "parallel", "constraints",
              "doc"}
     out: dict[str, Kernel] = {}
-    files = sorted(r for r in resources.files("asm_kernels").iterdir()
+    files = sorted(r for r in kernel_dir().iterdir()
                    if r.name.endswith(".toml") and r.name != "structs.toml")
     for res in files:
         for spec in tomllib.loads(res.read_text()).get("kernel", []):

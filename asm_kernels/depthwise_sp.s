@@ -26,43 +26,22 @@
 # form) so both entry points share one body, as in depthwise.s.
 #
 # a0 -> struct mm_dw {A, B, C, N, M, K, ker_size}; a1 = number of cores.
+    .include "common.inc"
+    .include "depthwise.inc"
     .text
-    .globl mm_dw_sp_1x4
-    .globl mm_dw_in_grad_sp_1x4
 
-mm_dw_sp_1x4:
-    li a7, 0
-    j .Lsp
-mm_dw_in_grad_sp_1x4:
-    li a7, 1
-.Lsp:
+    dw_entries mm_dw_sp_1x4, mm_dw_in_grad_sp_1x4, .Lsp
     lw a3, 16(a0)                # M
-    add t0, a3, a1
-    addi t0, t0, -1
-    divu t0, t0, a1              # columns per core: ceil(M / cores)
-    csrr t2, mhartid
-    andi t2, t2, 0x1f
-    mul t2, t2, t0               # j0: first column of this core
-    bgeu t2, a3, 9f              # an empty block
-    add t0, t0, t2
-    p.minu t0, t0, a3
-    sub t0, t0, t2               # columns of this core
+    ceil_div t0, a3              # columns per core: ceil(M / cores)
+    core_id t2
+    block_count t2, t0, a3, t0, t2, 9f   # j0: first column of this core; t0: its columns
     addi sp, sp, -32
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
+    words sw, sp, s0, s1, s2, s3, s4, s5, s6
     lw t1, 12(a0)                # N: channels left
-    csrr t5, mhartid
-    andi t5, t5, 0x1f
+    core_id t5
     remu t5, t5, t1              # c0 = core id % N: the first channel of this core
     sub s4, t1, t5               # channels before the wrap to channel 0
-    lw a2, 0(a0)                 # A
-    lw t3, 4(a0)                 # B
-    lw t4, 8(a0)                 # C
+    words lw, a0, a2, t3, t4     # A, B, C
     lw a4, 20(a0)                # K
     lw a5, 24(a0)                # ker
     slli a4, a4, 2               # B column stride (bytes)
@@ -92,50 +71,10 @@ mm_dw_in_grad_sp_1x4:
     mv s3, t4                    # C pointer
     beqz t2, 5f
     lp.setup x1, t2, 4f          # column quads
-    fmv.w.x ft0, zero
-    fmv.w.x ft1, zero
-    fmv.w.x ft2, zero
-    fmv.w.x ft3, zero
-    mv a0, a2
-    mv a1, t5
-    add s0, a1, a4
-    add s1, s0, a4
-    add s2, s1, a4
-    lp.setup x0, a5, 3f          # ker
-    flw ft4, 0(a0)
-    flw ft5, 0(a1)
-    flw ft6, 0(s0)
-    flw ft7, 0(s1)
-    flw ft8, 0(s2)
-    add a0, a0, a7
-    addi a1, a1, 4
-    addi s0, s0, 4
-    addi s1, s1, 4
-    addi s2, s2, 4
-    fmadd.s ft0, ft4, ft5, ft0
-    fmadd.s ft1, ft4, ft6, ft1
-    fmadd.s ft2, ft4, ft7, ft2
-3:  fmadd.s ft3, ft4, ft8, ft3
-    fsw ft0, 0(s3)
-    fsw ft1, 4(s3)
-    fsw ft2, 8(s3)
-    fsw ft3, 12(s3)
-    addi s3, s3, 16
+    dw_quad s3
 4:  add t5, t5, t6
 5:  beqz t0, 8f
-    lp.setup x1, t0, 7f          # tail columns, one at a time
-    fmv.w.x ft0, zero
-    mv a0, a2
-    mv a1, t5
-    lp.setup x0, a5, 6f
-    flw ft4, 0(a0)
-    flw ft5, 0(a1)
-    add a0, a0, a7
-    addi a1, a1, 4
-6:  fmadd.s ft0, ft4, ft5, ft0
-    fsw ft0, 0(s3)
-    addi s3, s3, 4
-7:  add t5, t5, a4
+    dw_columns t0, s3            # tail columns, one at a time
 8:  add a2, a2, a6               # next channel: its weights,
     add t3, t3, a6               # its part of the B rows,
     add t4, t4, a3               # its C row
@@ -146,12 +85,6 @@ mm_dw_in_grad_sp_1x4:
     sub t4, t4, s6
 10: addi t1, t1, -1
     bnez t1, 2b
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
+    words lw, sp, s0, s1, s2, s3, s4, s5, s6
     addi sp, sp, 32
 9:  ret

@@ -30,6 +30,7 @@
 # relu_fw: a0 -> {x, y, n}; relu_bw: {x, dy, dx, n}; leakyrelu_fw: {x, y, n, slope};
 # leakyrelu_bw: {x, dy, dx, n, slope}; add: {a, b, out, n}; scale: {x, y, n, alpha};
 # copy: {src, dst, n}; fill: {dst, n, value}.  a1 = number of cores.
+    .include "common.inc"
     .text
     .globl relu_fw
     .globl relu_bw
@@ -40,63 +41,86 @@
     .globl copy
     .globl fill
 
-# The split: t1 = n elements, groups of 2^t5.  Returns t2 = byte offset of this core's first
-# group, t3 = its number of groups, t4 = byte distance between its groups, t1 = byte offset of
-# the tail, t5 = tail elements for this core (0 unless it is the last core).  Clobbers t0, a2;
-# returns through t6.
+# The round-robin split of the elements over the cores: the subroutine split_groups calls
+# (common.inc: deal_groups tells what it returns).
 .Lshare:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f            # k
-    srl t3, t1, t5               # G: whole groups
-    sll t2, t3, t5
-    sub t1, t1, t2               # tail elements
-    slli a2, t2, 2               # byte offset of the tail
-    addi t5, t5, 2
-    sll t4, a1, t5               # cores * group bytes
-    sll t2, t0, t5               # k * group bytes
-    add t3, t3, a1
-    addi t3, t3, -1
-    sub t3, t3, t0
-    divu t3, t3, a1              # groups of core k: ceil((G - k) / cores)
-    addi t0, t0, 1
-    li t5, 0
-    bne t0, a1, 1f
-    mv t5, t1                    # the last core takes the tail
-1:  mv t1, a2
-    jr t6
+    deal_groups
 
-relu_fw:
-    lw t1, 8(a0)
-    li t5, 1
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # y
-    beqz t3, 2f
+# Word streams src -> dst, two words per group by post-increment loads and stores, each word
+# passed through \op (a macro of one register) if given: relu_fw, copy.  a3 = src, a4 = dst.
+.macro word_map op
+    beqz t3, .Ltail\@
     add a2, a3, t2
     add a5, a4, t2
     addi t4, t4, -4              # (the second post-increment jumps to the next group)
-    lp.setup x0, t3, 1f
+    lp.setup x0, t3, .Lgroup\@
     p.lw t0, 4(a2!)
     p.lw t2, t4(a2!)
-    p.max t0, t0, zero           # sign bit set (x < 0 or -0) -> +0, else x
-    p.max t2, t2, zero
+    .ifnb \op
+    \op t0
+    \op t2
+    .endif
     p.sw t0, 4(a5!)
-1:  p.sw t2, t4(a5!)
-2:  beqz t5, 9f
+.Lgroup\@:
+    p.sw t2, t4(a5!)
+.Ltail\@:
+    beqz t5, .Ldone\@
     add a3, a3, t1
     add a4, a4, t1
     lw t0, 0(a3)
-    p.max t0, t0, zero
+    .ifnb \op
+    \op t0
+    .endif
     sw t0, 0(a4)
-9:  ret
+.Ldone\@:
+    ret
+.endm
+
+# y = fa0 * x, then y = \select y, y, x if given (fmax.s / fmin.s: leakyrelu_fw): the groups
+# of four from a2 = x, a5 = y (x in the b lanes, y in the a lanes), then the tail elements
+# from a3 = x, a4 = y, one at a time.
+.macro scaled_groups select
+    lp.setup x0, t3, .Lgroup\@
+    words flw, a2, ft4, ft5, ft6, ft7
+    add a2, a2, t4
+    fmul.s ft0, fa0, ft4
+    fmul.s ft1, fa0, ft5
+    fmul.s ft2, fa0, ft6
+    fmul.s ft3, fa0, ft7
+    .ifnb \select
+    lanes \select
+    .endif
+    words fsw, a5, ft0, ft1, ft2, ft3
+.Lgroup\@:
+    add a5, a5, t4
+.endm
+
+.macro scaled_tail select
+    lp.setup x0, t5, .Lelement\@
+    flw ft4, 0(a3)
+    addi a3, a3, 4
+    fmul.s ft0, fa0, ft4
+    .ifnb \select
+    \select ft0, ft0, ft4
+    .endif
+    fsw ft0, 0(a4)
+.Lelement\@:
+    addi a4, a4, 4
+.endm
+
+# relu_fw: the sign bit set (x < 0 or -0) -> +0, else x
+.macro relu_bits r
+    p.max \r, \r, zero
+.endm
+
+relu_fw:
+    split_groups .Lshare, 8, 1
+    words lw, a0, a3, a4         # x, y
+    word_map relu_bits
 
 relu_bw:
-    lw t1, 12(a0)
-    li t5, 1
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # dy
-    lw a5, 8(a0)                 # dx
+    split_groups .Lshare, 12, 1
+    words lw, a0, a3, a4, a5     # x, dy, dx
     fmv.w.x ft0, zero
     beqz t3, 2f
     add a2, a3, t2
@@ -130,90 +154,33 @@ relu_bw:
 9:  ret
 
 leakyrelu_fw:
-    lw t1, 8(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # y
+    split_groups .Lshare, 8, 2
+    words lw, a0, a3, a4         # x, y
     flw fa0, 12(a0)              # slope
     add a2, a3, t2
     add a5, a4, t2
     add a3, a3, t1               # the tail
     add a4, a4, t1
-    li t0, 0x3f800000
-    fmv.w.x ft0, t0
+    fli ft0, 0x3f800000
     fle.s t0, fa0, ft0
     beqz t0, 5f                  # slope > 1: the fmin loops
     beqz t3, 2f
-    lp.setup x0, t3, 1f
-    flw ft1, 0(a2)
-    flw ft2, 4(a2)
-    flw ft3, 8(a2)
-    flw ft4, 12(a2)
-    add a2, a2, t4
-    fmul.s ft5, fa0, ft1
-    fmul.s ft6, fa0, ft2
-    fmul.s ft7, fa0, ft3
-    fmul.s ft8, fa0, ft4
-    fmax.s ft5, ft5, ft1
-    fmax.s ft6, ft6, ft2
-    fmax.s ft7, ft7, ft3
-    fmax.s ft8, ft8, ft4
-    fsw ft5, 0(a5)
-    fsw ft6, 4(a5)
-    fsw ft7, 8(a5)
-    fsw ft8, 12(a5)
-1:  add a5, a5, t4
+    scaled_groups fmax.s
 2:  beqz t5, 9f
-    lp.setup x0, t5, 3f
-    flw ft1, 0(a3)
-    addi a3, a3, 4
-    fmul.s ft5, fa0, ft1
-    fmax.s ft5, ft5, ft1
-    fsw ft5, 0(a4)
-3:  addi a4, a4, 4
+    scaled_tail fmax.s
 9:  ret
 5:  beqz t3, 7f
-    lp.setup x0, t3, 6f
-    flw ft1, 0(a2)
-    flw ft2, 4(a2)
-    flw ft3, 8(a2)
-    flw ft4, 12(a2)
-    add a2, a2, t4
-    fmul.s ft5, fa0, ft1
-    fmul.s ft6, fa0, ft2
-    fmul.s ft7, fa0, ft3
-    fmul.s ft8, fa0, ft4
-    fmin.s ft5, ft5, ft1
-    fmin.s ft6, ft6, ft2
-    fmin.s ft7, ft7, ft3
-    fmin.s ft8, ft8, ft4
-    fsw ft5, 0(a5)
-    fsw ft6, 4(a5)
-    fsw ft7, 8(a5)
-    fsw ft8, 12(a5)
-6:  add a5, a5, t4
+    scaled_groups fmin.s
 7:  beqz t5, 9b
-    lp.setup x0, t5, 8f
-    flw ft1, 0(a3)
-    addi a3, a3, 4
-    fmul.s ft5, fa0, ft1
-    fmin.s ft5, ft5, ft1
-    fsw ft5, 0(a4)
-8:  addi a4, a4, 4
+    scaled_tail fmin.s
     ret
 
 leakyrelu_bw:
-    lw t1, 12(a0)
-    li t5, 1
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # dy
-    lw a5, 8(a0)                 # dx
+    split_groups .Lshare, 12, 1
+    words lw, a0, a3, a4, a5     # x, dy, dx
     flw fa0, 16(a0)              # slope
     fmv.w.x ft0, zero
-    li t0, 0x3f800000
-    fmv.w.x fa1, t0              # 1.0
+    fli fa1, 0x3f800000          # 1.0
     beqz t3, 2f
     add a2, a3, t2
     add a6, a4, t2
@@ -253,112 +220,30 @@ leakyrelu_bw:
 9:  ret
 
 add:
-    lw t1, 12(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # a
-    lw a4, 4(a0)                 # b
-    lw a5, 8(a0)                 # out
-    beqz t3, 2f
-    add a2, a3, t2
-    add a6, a4, t2
-    add a7, a5, t2
-    lp.setup x0, t3, 1f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    add a2, a2, t4
-    flw ft4, 0(a6)
-    flw ft5, 4(a6)
-    flw ft6, 8(a6)
-    flw ft7, 12(a6)
-    add a6, a6, t4
-    fadd.s ft0, ft0, ft4
-    fadd.s ft1, ft1, ft5
-    fadd.s ft2, ft2, ft6
-    fadd.s ft3, ft3, ft7
-    fsw ft0, 0(a7)
-    fsw ft1, 4(a7)
-    fsw ft2, 8(a7)
-    fsw ft3, 12(a7)
-1:  add a7, a7, t4
-2:  beqz t5, 9f
-    add a3, a3, t1
-    add a4, a4, t1
-    add a5, a5, t1
-    lp.setup x0, t5, 3f
-    flw ft0, 0(a3)
-    flw ft4, 0(a4)
-    addi a3, a3, 4
-    addi a4, a4, 4
-    fadd.s ft0, ft0, ft4
-    fsw ft0, 0(a5)
-3:  addi a5, a5, 4
-9:  ret
+    split_groups .Lshare, 12, 2
+    map2 fadd.s
 
 scale:
-    lw t1, 8(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # x
-    lw a4, 4(a0)                 # y
+    split_groups .Lshare, 8, 2
+    words lw, a0, a3, a4         # x, y
     flw fa0, 12(a0)              # alpha
     beqz t3, 2f
     add a2, a3, t2
     add a5, a4, t2
-    lp.setup x0, t3, 1f
-    flw ft0, 0(a2)
-    flw ft1, 4(a2)
-    flw ft2, 8(a2)
-    flw ft3, 12(a2)
-    add a2, a2, t4
-    fmul.s ft0, fa0, ft0
-    fmul.s ft1, fa0, ft1
-    fmul.s ft2, fa0, ft2
-    fmul.s ft3, fa0, ft3
-    fsw ft0, 0(a5)
-    fsw ft1, 4(a5)
-    fsw ft2, 8(a5)
-    fsw ft3, 12(a5)
-1:  add a5, a5, t4
+    scaled_groups
 2:  beqz t5, 9f
     add a3, a3, t1
     add a4, a4, t1
-    lp.setup x0, t5, 3f
-    flw ft0, 0(a3)
-    addi a3, a3, 4
-    fmul.s ft0, fa0, ft0
-    fsw ft0, 0(a4)
-3:  addi a4, a4, 4
+    scaled_tail
 9:  ret
 
 copy:
-    lw t1, 8(a0)
-    li t5, 1
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # src
-    lw a4, 4(a0)                 # dst
-    beqz t3, 2f
-    add a2, a3, t2
-    add a5, a4, t2
-    addi t4, t4, -4
-    lp.setup x0, t3, 1f
-    p.lw t0, 4(a2!)
-    p.lw t2, t4(a2!)
-    p.sw t0, 4(a5!)
-1:  p.sw t2, t4(a5!)
-2:  beqz t5, 9f
-    add a3, a3, t1
-    add a4, a4, t1
-    lw t0, 0(a3)
-    sw t0, 0(a4)
-9:  ret
+    split_groups .Lshare, 8, 1
+    words lw, a0, a3, a4         # src, dst
+    word_map
 
 fill:
-    lw t1, 4(a0)
-    li t5, 1
-    jal t6, .Lshare
+    split_groups .Lshare, 4, 1
     lw a3, 0(a0)                 # dst
     lw t0, 8(a0)                 # the value's bits
     beqz t3, 2f

@@ -31,6 +31,7 @@
 # a0 -> struct im2row {src, buf, C, Hs, Ws, Hk, Wk, Hout, Wout, stride_h, stride_w, pad_top,
 # pad_left} (im2row: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig: src = dY,
 # Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
+    .include "common.inc"
     .text
     .globl im2row
     .globl im2row_ig
@@ -45,34 +46,36 @@
     .equ F_XTAB, 264             # per wk: first ox, number of hit columns, first source column
     .equ FRAME, 464
 
+# One axis (h: the words at \stride, \pad, \k(a0) = stride_h, pad_top, Hk; w: the next ones)
+# of the shared body: \a = output step, \b = offset, \d = source dilation.  Clobbers t0, t1.
+.macro axis_fw a, b, d, stride, pad
+    lw \a, \stride(a0)           # a = stride
+    lw t0, \pad(a0)
+    sub \b, zero, t0             # b = -pad
+    li \d, 1                     # d = 1
+.endm
+
+.macro axis_ig a, b, d, stride, pad, k
+    li \a, 1                     # a = 1
+    lw t0, \pad(a0)
+    lw t1, \k(a0)
+    sub \b, t0, t1
+    addi \b, \b, 1               # b = pad - (k - 1)
+    lw \d, \stride(a0)           # d = stride
+.endm
+
 im2row:
     addi sp, sp, -FRAME
     jal t5, .Lsave
-    lw s1, 36(a0)                # a_h = stride_h
-    lw t0, 44(a0)
-    sub s2, zero, t0             # b_h = -pad_top
-    li s3, 1                     # d_h
-    lw a2, 40(a0)                # a_w = stride_w
-    lw t0, 48(a0)
-    sub a3, zero, t0             # b_w = -pad_left
-    li a4, 1                     # d_w
+    axis_fw s1, s2, s3, 36, 44
+    axis_fw a2, a3, a4, 40, 48
     j .Li2r_body
 
 im2row_ig:
     addi sp, sp, -FRAME
     jal t5, .Lsave
-    li s1, 1                     # a_h
-    lw t0, 44(a0)
-    lw t1, 20(a0)
-    sub s2, t0, t1
-    addi s2, s2, 1               # b_h = pad_top - (Hk - 1)
-    lw s3, 36(a0)                # d_h = stride_h
-    li a2, 1                     # a_w
-    lw t0, 48(a0)
-    lw t1, 24(a0)
-    sub a3, t0, t1
-    addi a3, a3, 1               # b_w = pad_left - (Wk - 1)
-    lw a4, 40(a0)                # d_w = stride_w
+    axis_ig s1, s2, s3, 36, 44, 20
+    axis_ig a2, a3, a4, 40, 48, 24
 
 # s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
 .Li2r_body:
@@ -119,15 +122,7 @@ im2row_ig:
     lw t5, 12(a0)
     mul a7, t5, s11              # Hs*Ws4: source channel stride
     mv a5, s10
-    # this core's units [u0, u0 + s8)
-    add t5, t4, a1
-    addi t5, t5, -1
-    divu t5, t5, a1              # units per core
-    csrr t6, mhartid
-    andi t6, t6, 0x1f
-    mul t0, t6, t5               # u0
-    add s8, t0, t5
-    p.minu s8, s8, t4
+    block_split t0, s8, t4, t5, t6   # this core's units [u0 = t0, s8)
     sub s8, s8, t0               # units of this core
     blez s8, .Li2r_done
     lw t1, 4(a0)
@@ -182,51 +177,30 @@ im2row_ig:
     srli a4, a1, 1               # pairs per row
     andi a1, a1, 1               # odd
     beqz t0, 1f
-    lp.setup x0, t0, 2f
-2:  p.sw zero, s0(t6!)
+    zeros t0, t6, s0
 1:  mv t4, t5                    # first hit row
-    beqz a4, 3f
-    lp.setup x0, a4, 4f
-    p.lw t0, s1(t4!)
-    p.lw t1, s1(t4!)
-    p.sw t0, s0(t6!)
-4:  p.sw t1, s0(t6!)
-3:  beqz a1, 5f
-    lw t0, 0(t4)
-    p.sw t0, s0(t6!)
-5:  add t5, t5, s3
+    copy_words a4, a1, t4, s1, t6, s0, t0, t1
+    add t5, t5, s3
     addi a0, a0, -1
     beqz a0, .Li2r_trail
     lp.setup x1, a0, 9f          # the other hit rows: zeros up to the row, then its copies
     beqz a2, 6f
-    lp.setup x0, a2, 7f
-7:  p.sw zero, s0(t6!)
+    zeros a2, t6, s0
 6:  mv t4, t5
-    beqz a4, 3f
-    lp.setup x0, a4, 4f
-    p.lw t0, s1(t4!)
-    p.lw t1, s1(t4!)
-    p.sw t0, s0(t6!)
-4:  p.sw t1, s0(t6!)
-3:  beqz a1, 9f
-    lw t0, 0(t4)
-    p.sw t0, s0(t6!)
+    copy_words a4, a1, t4, s1, t6, s0, t0, t1
 9:  add t5, t5, s3
 .Li2r_trail:
     lw t0, F_TRAIL(sp)
     beqz t0, .Li2r_next
-    lp.setup x0, t0, 1f
-1:  p.sw zero, s0(t6!)
+    zeros t0, t6, s0
     j .Li2r_next
 
 .Li2r_zcol:                      # no hit: the whole column is zero
-    lp.setup x0, a6, 1f
-1:  p.sw zero, s0(t6!)
+    zeros a6, t6, s0
     j .Li2r_next
 
 .Li2r_dil:                       # dilated source: zero the column, then overwrite the hits
-    lp.setup x0, a6, 1f
-1:  p.sw zero, s0(t6!)
+    zeros a6, t6, s0
     beqz a0, .Li2r_next
     beqz a1, .Li2r_next
     lw t0, 0(s4)
@@ -264,34 +238,12 @@ im2row_ig:
     j .Li2r_unit
 
 .Li2r_done:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
+    words lw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
     addi sp, sp, FRAME
     ret
 
 .Lsave:                          # spill s0-s11 into the frame; returns through t5
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
-    sw s10, 40(sp)
-    sw s11, 44(sp)
+    words sw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
     jr t5
 
 # The hits of one axis, for each kernel index k < K: output positions o < Nout whose source

@@ -44,6 +44,7 @@
 # vexp, vlog: a0 -> {x, y, n}; mse_partial: {y, t, partial, n}; mse_grad: {y, t, dy, n};
 # reduce_sum: {partial, out, count, scale}; ce_partial: {z, y, partial, n};
 # ce_combine: {partial, out, count}; ce_grad: {z, y, dz, n, stats}.  a1 = number of cores.
+    .include "common.inc"
     .text
     .globl vexp
     .globl vlog
@@ -54,88 +55,42 @@
     .globl ce_combine
     .globl ce_grad
 
-# The split (as in elementwise.s): t1 = n elements, groups of 2^t5.  Returns t2 = byte offset
-# of this core's first group, t3 = its number of groups, t4 = byte distance between its groups,
-# t1 = byte offset of the tail, t5 = tail elements for this core.  Clobbers t0, a2; returns
-# through t6.
+# The round-robin split of the elements over the cores: the subroutine split_groups calls
+# (common.inc: deal_groups tells what it returns).
 .Lshare:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
-    srl t3, t1, t5
-    sll t2, t3, t5
-    sub t1, t1, t2
-    slli a2, t2, 2
-    addi t5, t5, 2
-    sll t4, a1, t5
-    sll t2, t0, t5
-    add t3, t3, a1
-    addi t3, t3, -1
-    sub t3, t3, t0
-    divu t3, t3, a1
-    addi t0, t0, 1
-    li t5, 0
-    bne t0, a1, 1f
-    mv t5, t1
-1:  mv t1, a2
-    jr t6
+    deal_groups
 
 # fs0-fs11 are the expf constants: spill them below sp (48 bytes) / restore and return.
 .Lsave_fs:                       # returns through t5
-    fsw fs0, 0(sp)
-    fsw fs1, 4(sp)
-    fsw fs2, 8(sp)
-    fsw fs3, 12(sp)
-    fsw fs4, 16(sp)
-    fsw fs5, 20(sp)
-    fsw fs6, 24(sp)
-    fsw fs7, 28(sp)
-    fsw fs8, 32(sp)
-    fsw fs9, 36(sp)
-    fsw fs10, 40(sp)
-    fsw fs11, 44(sp)
+    words fsw, sp, fs0, fs1, fs2, fs3, fs4, fs5, fs6, fs7, fs8, fs9, fs10, fs11
     jr t5
 .Lrestore_fs_ret:
-    flw fs0, 0(sp)
-    flw fs1, 4(sp)
-    flw fs2, 8(sp)
-    flw fs3, 12(sp)
-    flw fs4, 16(sp)
-    flw fs5, 20(sp)
-    flw fs6, 24(sp)
-    flw fs7, 28(sp)
-    flw fs8, 32(sp)
-    flw fs9, 36(sp)
-    flw fs10, 40(sp)
-    flw fs11, 44(sp)
+    words flw, sp, fs0, fs1, fs2, fs3, fs4, fs5, fs6, fs7, fs8, fs9, fs10, fs11
     addi sp, sp, 48
     ret
 
 .Lexp_consts:                    # clobbers t0; returns through t6
-    li t0, 0x3fb8aa3b
-    fmv.w.x fs0, t0              # log2(e)
-    li t0, 0x4b400000
-    fmv.w.x fs1, t0              # 1.5 * 2^23
-    li t0, 0x3f317200
-    fmv.w.x fs2, t0              # ln2_hi = 0.693145751953125 (15 significant bits)
-    li t0, 0x35bfbe8e
-    fmv.w.x fs3, t0              # ln2_lo = ln2 - ln2_hi
-    li t0, 0x3f800000
-    fmv.w.x fs4, t0              # 1
-    li t0, 0x3f000000
-    fmv.w.x fs5, t0              # 1/2!
-    li t0, 0x3e2aaaab
-    fmv.w.x fs6, t0              # 1/3!
-    li t0, 0x3d2aaaab
-    fmv.w.x fs7, t0              # 1/4!
-    li t0, 0x3c088889
-    fmv.w.x fs8, t0              # 1/5!
-    li t0, 0x3ab60b61
-    fmv.w.x fs9, t0              # 1/6!
-    li t0, 0x39500d01
-    fmv.w.x fs10, t0             # 1/7!
-    li t0, 0x42d00000
-    fmv.w.x fs11, t0             # 104
+    fli fs0, 0x3fb8aa3b          # log2(e)
+    fli fs1, 0x4b400000          # 1.5 * 2^23
+    fli fs2, 0x3f317200          # ln2_hi = 0.693145751953125 (15 significant bits)
+    fli fs3, 0x35bfbe8e          # ln2_lo = ln2 - ln2_hi
+    fli fs4, 0x3f800000          # 1
+    fli fs5, 0x3f000000          # 1/2!
+    fli fs6, 0x3e2aaaab          # 1/3!
+    fli fs7, 0x3d2aaaab          # 1/4!
+    fli fs8, 0x3c088889          # 1/5!
+    fli fs9, 0x3ab60b61          # 1/6!
+    fli fs10, 0x39500d01         # 1/7!
+    fli fs11, 0x42d00000         # 104
     jr t6
+
+# Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
+# constants into them
+.macro exp_enter
+    addi sp, sp, -48
+    jal t5, .Lsave_fs
+    jal t6, .Lexp_consts
+.endm
 
 # fa0 = expf(fa0), constants in fs0-fs11; clobbers t0-t2, ft10, ft11; returns through t6.
 .Lexpf:
@@ -190,32 +145,25 @@
     add t1, t1, t2
     fmv.w.x ft8, t0
     fcvt.s.w ft9, t1             # e, as a float
-    li t0, 0x3f800000
-    fmv.w.x ft10, t0
+    fli ft10, 0x3f800000
     fsub.s ft8, ft8, ft10        # f = m - 1 (exact)
     fadd.s ft11, ft10, ft10
     fadd.s ft11, ft11, ft8
     fdiv.s ft6, ft8, ft11        # s = f / (2 + f)
     fmul.s ft10, ft6, ft6        # z = s^2
-    li t0, 0x3e638e39
-    fmv.w.x ft11, t0             # 2/9
-    li t0, 0x3e924925
-    fmv.w.x ft7, t0              # 2/7
+    fli ft11, 0x3e638e39         # 2/9
+    fli ft7, 0x3e924925          # 2/7
     fmadd.s ft11, ft11, ft10, ft7
-    li t0, 0x3ecccccd
-    fmv.w.x ft7, t0              # 2/5
+    fli ft7, 0x3ecccccd          # 2/5
     fmadd.s ft11, ft11, ft10, ft7
-    li t0, 0x3f2aaaab
-    fmv.w.x ft7, t0              # 2/3
+    fli ft7, 0x3f2aaaab          # 2/3
     fmadd.s ft11, ft11, ft10, ft7
     fmul.s ft11, ft11, ft10      # R
     fsub.s ft11, ft8, ft11
     fnmsub.s ft11, ft6, ft11, ft8    # log(m) = 2s + s R = f - s (f - R), since 2s = f - s f
-    li t0, 0x35bfbe8e
-    fmv.w.x ft7, t0              # ln2_lo
+    fli ft7, 0x35bfbe8e          # ln2_lo
     fmadd.s ft11, ft9, ft7, ft11
-    li t0, 0x3f317200
-    fmv.w.x ft7, t0              # ln2_hi
+    fli ft7, 0x3f317200          # ln2_hi
     fmadd.s fa0, ft9, ft7, ft11
     jr t6
 5:  slli t1, t0, 1
@@ -223,174 +171,101 @@
     bltz t0, 7f                  # negative (or a NaN with the sign bit)
     li t1, 0x7f800000
     bgeu t0, t1, 8f              # inf, NaN
-    li t1, 0x4b000000
-    fmv.w.x ft10, t1
+    fli ft10, 0x4b000000, t1
     fmul.s ft10, fa0, ft10       # subnormal * 2^23 is normal
     fmv.x.w t0, ft10
     li t2, -23
     j 1b
-6:  li t0, 0xff800000            # -inf
-    fmv.w.x fa0, t0
+6:  fli fa0, 0xff800000          # -inf
     jr t6
-7:  li t0, 0x7fc00000            # NaN
-    fmv.w.x fa0, t0
+7:  fli fa0, 0x7fc00000          # NaN
     jr t6
 8:  fadd.s fa0, fa0, fa0
     jr t6
 
 # ---------------------------------------------------------------------------- math kernels
-vexp:
-    addi sp, sp, -48
-    jal t5, .Lsave_fs
-    jal t6, .Lexp_consts
-    lw t1, 8(a0)
-    li t5, 0
-    jal t6, .Lshare
-    beqz t3, 9f
-    lw a3, 0(a0)
-    lw a4, 4(a0)
+# y = \f(x) element by element (\f: a routine taking and returning fa0, called with jal t6),
+# for this core's elements, dealt one by one; then on to \exit.
+.macro vmath f, exit
+    split_groups .Lshare, 8, 0
+    beqz t3, \exit
+    words lw, a0, a3, a4
     add a3, a3, t2
     add a4, a4, t2
-    lp.setup x0, t3, 1f
+    lp.setup x0, t3, .Lelement\@
     flw fa0, 0(a3)
-    jal t6, .Lexpf
+    jal t6, \f
     fsw fa0, 0(a4)
     add a3, a3, t4
-1:  add a4, a4, t4
+.Lelement\@:
+    add a4, a4, t4
+.endm
+
+vexp:
+    exp_enter
+    vmath .Lexpf, 9f
 9:  j .Lrestore_fs_ret
 
 vlog:
-    lw t1, 8(a0)
-    li t5, 0
-    jal t6, .Lshare
-    beqz t3, 9f
-    lw a3, 0(a0)
-    lw a4, 4(a0)
-    add a3, a3, t2
-    add a4, a4, t2
-    lp.setup x0, t3, 1f
-    flw fa0, 0(a3)
-    jal t6, .Llogf
-    fsw fa0, 0(a4)
-    add a3, a3, t4
-1:  add a4, a4, t4
+    vmath .Llogf, 9f
 9:  ret
 
 # ---------------------------------------------------------------------------- MSE
 mse_partial:
-    lw t1, 12(a0)
-    li t5, 2
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # y
-    lw a4, 4(a0)                 # t
-    fmv.w.x ft0, zero            # four partial sums
-    fmv.w.x ft1, zero
-    fmv.w.x ft2, zero
-    fmv.w.x ft3, zero
+    split_groups .Lshare, 12, 2
+    words lw, a0, a3, a4         # y, t
+    fzero ft8, ft9, ft10, ft11   # four partial sums
     beqz t3, 2f
     add a5, a3, t2
     add a6, a4, t2
     lp.setup x0, t3, 1f
-    flw ft4, 0(a5)
-    flw ft5, 4(a5)
-    flw ft6, 8(a5)
-    flw ft7, 12(a5)
+    words flw, a5, ft0, ft1, ft2, ft3
     add a5, a5, t4
-    flw ft8, 0(a6)
-    flw ft9, 4(a6)
-    flw ft10, 8(a6)
-    flw ft11, 12(a6)
+    words flw, a6, ft4, ft5, ft6, ft7
     add a6, a6, t4
-    fsub.s ft4, ft4, ft8
-    fsub.s ft5, ft5, ft9
-    fsub.s ft6, ft6, ft10
-    fsub.s ft7, ft7, ft11
-    fmadd.s ft0, ft4, ft4, ft0
-    fmadd.s ft1, ft5, ft5, ft1
-    fmadd.s ft2, ft6, ft6, ft2
-1:  fmadd.s ft3, ft7, ft7, ft3
+    lanes fsub.s
+    fmadd.s ft8, ft0, ft0, ft8
+    fmadd.s ft9, ft1, ft1, ft9
+    fmadd.s ft10, ft2, ft2, ft10
+1:  fmadd.s ft11, ft3, ft3, ft11
 2:  beqz t5, 4f
     add a3, a3, t1
     add a4, a4, t1
     lp.setup x0, t5, 3f
-    flw ft4, 0(a3)
-    flw ft8, 0(a4)
+    flw ft0, 0(a3)
+    flw ft4, 0(a4)
     addi a3, a3, 4
     addi a4, a4, 4
-    fsub.s ft4, ft4, ft8
-3:  fmadd.s ft0, ft4, ft4, ft0
-4:  fadd.s ft0, ft0, ft1
-    fadd.s ft2, ft2, ft3
-    fadd.s ft0, ft0, ft2
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
+    fsub.s ft0, ft0, ft4
+3:  fmadd.s ft8, ft0, ft0, ft8
+4:  fadd.s ft8, ft8, ft9
+    fadd.s ft10, ft10, ft11
+    fadd.s ft0, ft8, ft10
+    core_id t0
     slli t0, t0, 2
     lw a5, 8(a0)
     add a5, a5, t0
     fsw ft0, 0(a5)               # every core writes its slot (0 when idle)
     ret
 
+# mse_grad: (y - t), then scaled by fa0 = 2/n
+.macro times_fa0 r
+    fmul.s \r, fa0, \r
+.endm
+
 mse_grad:
     lw t1, 12(a0)
     fcvt.s.w ft0, t1
-    li t0, 0x40000000
-    fmv.w.x fa0, t0
+    fli fa0, 0x40000000
     fdiv.s fa0, fa0, ft0         # 2/n
     li t5, 2
     jal t6, .Lshare
-    lw a3, 0(a0)                 # y
-    lw a4, 4(a0)                 # t
-    lw a5, 8(a0)                 # dy
-    beqz t3, 2f
-    add a6, a3, t2
-    add a7, a4, t2
-    add t2, a5, t2
-    lp.setup x0, t3, 1f
-    flw ft4, 0(a6)
-    flw ft5, 4(a6)
-    flw ft6, 8(a6)
-    flw ft7, 12(a6)
-    add a6, a6, t4
-    flw ft8, 0(a7)
-    flw ft9, 4(a7)
-    flw ft10, 8(a7)
-    flw ft11, 12(a7)
-    add a7, a7, t4
-    fsub.s ft4, ft4, ft8
-    fsub.s ft5, ft5, ft9
-    fsub.s ft6, ft6, ft10
-    fsub.s ft7, ft7, ft11
-    fmul.s ft4, fa0, ft4
-    fmul.s ft5, fa0, ft5
-    fmul.s ft6, fa0, ft6
-    fmul.s ft7, fa0, ft7
-    fsw ft4, 0(t2)
-    fsw ft5, 4(t2)
-    fsw ft6, 8(t2)
-    fsw ft7, 12(t2)
-1:  add t2, t2, t4
-2:  beqz t5, 9f
-    add a3, a3, t1
-    add a4, a4, t1
-    add a5, a5, t1
-    lp.setup x0, t5, 3f
-    flw ft4, 0(a3)
-    flw ft8, 0(a4)
-    addi a3, a3, 4
-    addi a4, a4, 4
-    fsub.s ft4, ft4, ft8
-    fmul.s ft4, fa0, ft4
-    fsw ft4, 0(a5)
-3:  addi a5, a5, 4
-9:  ret
+    map2 fsub.s, post=times_fa0
 
 reduce_sum:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
+    core_id t0
     bnez t0, 9f                  # core 0 only
-    lw a2, 0(a0)                 # partial
-    lw a3, 4(a0)                 # out
-    lw t1, 8(a0)                 # count
+    words lw, a0, a2, a3, t1     # partial, out, count
     flw fa0, 12(a0)              # scale
     fmv.w.x ft0, zero
     lp.setup x0, t1, 1f
@@ -402,15 +277,19 @@ reduce_sum:
 9:  ret
 
 # ---------------------------------------------------------------------------- cross entropy
+# The next element of this core: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
+.macro next_zy y, m
+    flw fa0, 0(a3)
+    flw \y, 0(a4)
+    add a3, a3, t4
+    add a4, a4, t4
+    fsub.s fa0, fa0, \m
+.endm
+
 ce_partial:
-    addi sp, sp, -48
-    jal t5, .Lsave_fs
-    jal t6, .Lexp_consts
-    lw t1, 12(a0)
-    li t5, 0
-    jal t6, .Lshare
-    lw a3, 0(a0)                 # z
-    lw a4, 4(a0)                 # y
+    exp_enter
+    split_groups .Lshare, 12, 0
+    words lw, a0, a3, a4         # z, y
     add a3, a3, t2
     add a4, a4, t2
     li t0, 0xff800000
@@ -425,17 +304,12 @@ ce_partial:
     add a5, a5, t4
 1:  fmax.s ft0, ft0, ft4
     lp.setup x0, t3, 2f
-    flw fa0, 0(a3)
-    flw ft5, 0(a4)
-    add a3, a3, t4
-    add a4, a4, t4
-    fsub.s fa0, fa0, ft0         # z - m
+    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
     fadd.s ft2, ft2, ft5         # sy += y
     fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
     jal t6, .Lexpf
 2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
-3:  csrr t0, mhartid
-    andi t0, t0, 0x1f
+3:  core_id t0
     slli t0, t0, 4
     lw a5, 8(a0)
     add a5, a5, t0
@@ -446,15 +320,10 @@ ce_partial:
     j .Lrestore_fs_ret
 
 ce_combine:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
+    core_id t0
     bnez t0, 9f                  # core 0 only
-    addi sp, sp, -48
-    jal t5, .Lsave_fs
-    jal t6, .Lexp_consts
-    lw a2, 0(a0)                 # partial
-    lw a3, 4(a0)                 # out
-    lw a4, 8(a0)                 # count
+    exp_enter
+    words lw, a0, a2, a3, a4     # partial, out, count
     li t0, 0xff800000
     fmv.w.x ft0, t0
     mv a5, a2
@@ -492,30 +361,20 @@ ce_combine:
 9:  ret
 
 ce_grad:
-    addi sp, sp, -48
-    jal t5, .Lsave_fs
-    jal t6, .Lexp_consts
+    exp_enter
     lw t0, 16(a0)                # stats = [loss, M, S, sy]
     flw ft0, 4(t0)
     flw ft1, 8(t0)
     flw ft2, 12(t0)
     fdiv.s ft1, ft2, ft1         # sy / S
-    lw t1, 12(a0)
-    li t5, 0
-    jal t6, .Lshare
+    split_groups .Lshare, 12, 0
     beqz t3, 9f
-    lw a3, 0(a0)                 # z
-    lw a4, 4(a0)                 # y
-    lw a5, 8(a0)                 # dz
+    words lw, a0, a3, a4, a5     # z, y, dz
     add a3, a3, t2
     add a4, a4, t2
     add a5, a5, t2
     lp.setup x0, t3, 1f
-    flw fa0, 0(a3)
-    flw ft3, 0(a4)
-    add a3, a3, t4
-    add a4, a4, t4
-    fsub.s fa0, fa0, ft0         # z - M
+    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
     jal t6, .Lexpf
     fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
     fsw fa0, 0(a5)

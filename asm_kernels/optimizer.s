@@ -13,22 +13,19 @@
 # 8 stores: nothing waits for a load.
 #
 # a0 -> struct sgd {w, g, n, lr, weight_decay}; a1 = number of cores.
+    .include "common.inc"
     .text
     .globl sgd_update
 
 sgd_update:
-    csrr t0, mhartid
-    andi t0, t0, 0x1f            # k
+    core_id t0                   # k
     lw t1, 8(a0)                 # n
     srli t3, t1, 2               # G: whole groups of 4
     andi t5, t1, 3               # tail
     slli a2, t3, 4               # byte offset of the tail
     slli t4, a1, 4               # byte distance between a core's groups
     slli t2, t0, 4               # byte offset of this core's first group
-    add t3, t3, a1
-    addi t3, t3, -1
-    sub t3, t3, t0
-    divu t3, t3, a1              # groups of core k: ceil((G - k) / cores)
+    dealt t3, t3, t0             # groups of core k
     addi t0, t0, 1
     beq t0, a1, 1f
     li t5, 0                     # only the last core takes the tail
@@ -40,14 +37,8 @@ sgd_update:
     add a5, a3, t2
     add a6, a4, t2
     lp.setup x0, t3, 2f
-    flw ft0, 0(a5)
-    flw ft1, 4(a5)
-    flw ft2, 8(a5)
-    flw ft3, 12(a5)
-    flw ft4, 0(a6)
-    flw ft5, 4(a6)
-    flw ft6, 8(a6)
-    flw ft7, 12(a6)
+    words flw, a5, ft0, ft1, ft2, ft3
+    words flw, a6, ft4, ft5, ft6, ft7
     fmadd.s ft4, fa1, ft0, ft4   # g += wd * w
     fmadd.s ft5, fa1, ft1, ft5
     fmadd.s ft6, fa1, ft2, ft6
@@ -56,15 +47,9 @@ sgd_update:
     fnmsub.s ft1, fa0, ft5, ft1
     fnmsub.s ft2, fa0, ft6, ft2
     fnmsub.s ft3, fa0, ft7, ft3
-    fsw ft4, 0(a6)
-    fsw ft5, 4(a6)
-    fsw ft6, 8(a6)
-    fsw ft7, 12(a6)
+    words fsw, a6, ft4, ft5, ft6, ft7
     add a6, a6, t4
-    fsw ft0, 0(a5)
-    fsw ft1, 4(a5)
-    fsw ft2, 8(a5)
-    fsw ft3, 12(a5)
+    words fsw, a5, ft0, ft1, ft2, ft3
 2:  add a5, a5, t4
 3:  beqz t5, 9f
     add a3, a3, a2

@@ -24,6 +24,7 @@
 # maxpool_bw: a0 -> struct maxpool_bw {x, dy, dx, C, H, W, ... (as pool_fw)}
 # avgpool_bw: a0 -> struct avgpool_bw {dy, dx, C, H, W, ... (as pool_fw)}
 # a1 = number of cores.
+    .include "common.inc"
     .text
     .globl maxpool_fw
     .globl avgpool_fw
@@ -34,17 +35,7 @@
 # s5 = Ho, s6 = Wo, s7 = stride_h, s8 = stride_w, s9 = pad_top, s10 = pad_left, s0 = 4*W,
 # a6 = 4*H*W.  Returns through t6.
 .Lgeom:
-    lw t1, 0(t0)
-    lw s1, 4(t0)
-    lw s2, 8(t0)
-    lw s3, 12(t0)
-    lw s4, 16(t0)
-    lw s5, 20(t0)
-    lw s6, 24(t0)
-    lw s7, 28(t0)
-    lw s8, 32(t0)
-    lw s9, 36(t0)
-    lw s10, 40(t0)
+    words lw, t0, t1, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
     slli s0, s2, 2
     mul a6, s0, s1
     jr t6
@@ -53,41 +44,86 @@
 .Linv_area:
     mul t0, s3, s4
     fcvt.s.w ft0, t0
-    li t0, 0x3f800000
-    fmv.w.x fa1, t0
+    fli fa1, 0x3f800000
     fdiv.s fa1, fa1, ft0
     jr t6
 
 .Lsave:                          # spill s0-s11 into the 48-byte frame at sp; returns through t5
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
-    sw s10, 40(sp)
-    sw s11, 44(sp)
+    words sw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
     jr t5
 
 .Lrestore_ret:                   # restore s0-s11, pop the frame, return to the caller
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
+    words lw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
     addi sp, sp, 48
     ret
+
+# Spill s0-s11 into a new 48-byte frame (.Lrestore_ret pops it), then the geometry from the 11
+# words at \offset(a0) (.Lgeom)
+.macro pool_enter offset
+    addi sp, sp, -48
+    jal t5, .Lsave
+    addi t0, a0, \offset
+    jal t6, .Lgeom
+.endm
+
+# The part of a window [\o, \o + \k) inside [0, \n): \first = max(-\o, 0), its first index
+# from \o, and \count = min(\n - \o, \k) - \first indices.
+.macro clip first, count, o, n, k
+    sub \first, zero, \o
+    p.max \first, \first, zero
+    sub \count, \n, \o
+    p.min \count, \count, \k
+    sub \count, \count, \first
+.endm
+
+# Output row a4 of the channel at s11: t2 = window rows inside the image, t1 = the first of
+# them at column 0, t3 = x0 of wo = 0, a1 = Wo (columns left).  Clobbers t0.
+.macro window_rows
+    mul t0, a4, s7
+    sub t0, t0, s9               # y0
+    clip t1, t2, t0, s1, s3      # t1 = first window row inside, t2 = rows inside
+    add t0, t0, t1
+    mul t0, t0, s0
+    add t1, s11, t0              # their first row at column 0
+    sub t3, zero, s10            # x0 of wo = 0
+    mv a1, s6                    # columns of y left
+.endm
+
+# The window at x0 = t3 of those rows: t5 = columns inside, t4 = its first element inside.
+.macro window_cols
+    clip t4, t5, t3, s2, s4      # t4 = first window column inside, t5 = columns inside
+    add t4, t4, t3
+    slli t4, t4, 2
+    add t4, t4, t1               # first element inside
+.endm
+
+# ft0 = \insn(ft0, every element of the window) (clobbers ft1, t6; advances t4 by its rows)
+.macro window_fold insn
+    lp.setup x1, t2, .Lrow\@
+    mv t6, t4
+    lp.setup x0, t5, .Lcolumn\@
+    flw ft1, 0(t6)
+    addi t6, t6, 4
+.Lcolumn\@:
+    \insn ft0, ft0, ft1
+.Lrow\@:
+    add t4, t4, s0
+.endm
+
+# The backward kernels' channels (of t1) [a2, a3) for this core, or return.  Clobbers t0, t3.
+.macro bw_channels
+    block_split a2, a3, t1, t3, t0
+    bgeu a2, a3, .Lrestore_ret
+.endm
+
+# a5 += 4 * (first channel a2) * Ho * Wo: dy of this core's first channel (contiguous from
+# here).  Clobbers t0.
+.macro dy_of_first_channel
+    mul t0, a2, s5
+    mul t0, t0, s6
+    slli t0, t0, 2
+    add a5, a5, t0
+.endm
 
 # ---------------------------------------------------------------------------- forward
 maxpool_fw:
@@ -96,27 +132,15 @@ maxpool_fw:
 avgpool_fw:
     li a7, 1
 .Lpool_fw:
-    addi sp, sp, -48
-    jal t5, .Lsave
-    addi t0, a0, 8
-    jal t6, .Lgeom
-    li t0, 0xff800000
-    fmv.w.x fa0, t0              # max: start from -inf
+    pool_enter 8
+    fli fa0, 0xff800000          # max: start from -inf
     beqz a7, 1f
     fmv.w.x fa0, zero            # avg: start from 0
     jal t6, .Linv_area
 1:  mul t2, t1, s5               # units = C * Ho
-    add t3, t2, a1
-    addi t3, t3, -1
-    divu t3, t3, a1              # units per core
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
-    mul a2, t0, t3               # first unit
-    add a3, a2, t3
-    p.minu a3, a3, t2            # end unit
+    block_split a2, a3, t2, t3, t0   # this core's units [a2, a3)
     bgeu a2, a3, .Lrestore_ret
-    lw t4, 0(a0)                 # x
-    lw a5, 4(a0)                 # y
+    words lw, a0, t4, a5         # x, y
     mul t0, a2, s6
     slli t0, t0, 2
     add a5, a5, t0               # y row of the first unit (units are contiguous in y)
@@ -126,44 +150,14 @@ avgpool_fw:
     mul t0, t5, a6
     add s11, t4, t0              # channel base in x
 .Lfw_unit:
-    mul t0, a4, s7
-    sub t0, t0, s9               # y0
-    sub t1, zero, t0
-    p.max t1, t1, zero           # first window row inside
-    sub t2, s1, t0
-    p.min t2, t2, s3
-    sub t2, t2, t1               # rows inside
-    add t0, t0, t1
-    mul t0, t0, s0
-    add t1, s11, t0              # their first row at column 0
-    sub t3, zero, s10            # x0 of wo = 0
-    mv a1, s6                    # columns of y left
+    window_rows
 .Lfw_wo:
-    sub t4, zero, t3
-    p.max t4, t4, zero           # first window column inside
-    sub t5, s2, t3
-    p.min t5, t5, s4
-    sub t5, t5, t4               # columns inside
-    add t4, t4, t3
-    slli t4, t4, 2
-    add t4, t4, t1               # first element inside
+    window_cols
     fmv.s ft0, fa0
     bnez a7, 3f
-    lp.setup x1, t2, 2f
-    mv t6, t4
-    lp.setup x0, t5, 1f
-    flw ft1, 0(t6)
-    addi t6, t6, 4
-1:  fmax.s ft0, ft0, ft1
-2:  add t4, t4, s0
+    window_fold fmax.s
     j 4f
-3:  lp.setup x1, t2, 6f
-    mv t6, t4
-    lp.setup x0, t5, 5f
-    flw ft1, 0(t6)
-    addi t6, t6, 4
-5:  fadd.s ft0, ft0, ft1
-6:  add t4, t4, s0
+3:  window_fold fadd.s
     fmul.s ft0, ft0, fa1
 4:  fsw ft0, 0(a5)
     addi a5, a5, 4
@@ -180,59 +174,23 @@ avgpool_fw:
 
 # ---------------------------------------------------------------------------- max backward
 maxpool_bw:
-    addi sp, sp, -48
-    jal t5, .Lsave
-    addi t0, a0, 12
-    jal t6, .Lgeom
-    add t3, t1, a1
-    addi t3, t3, -1
-    divu t3, t3, a1              # channels per core
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
-    mul a2, t0, t3               # first channel
-    add a3, a2, t3
-    p.minu a3, a3, t1            # end channel
-    bgeu a2, a3, .Lrestore_ret
-    lw t4, 0(a0)                 # x
-    lw a5, 4(a0)                 # dy
-    lw a7, 8(a0)                 # dx
+    pool_enter 12
+    bw_channels
+    words lw, a0, t4, a5, a7     # x, dy, dx
     sub a7, a7, t4               # dx - x: turns an x address into its dx address
     mul t0, a2, a6
     add s11, t4, t0              # channel base in x
-    mul t0, a2, s5
-    mul t0, t0, s6
-    slli t0, t0, 2
-    add a5, a5, t0               # dy of the first channel (contiguous from here)
-    li t0, 0xff800000
-    fmv.w.x fa0, t0              # -inf
+    dy_of_first_channel
+    fli fa0, 0xff800000          # -inf
 .Lmb_chan:
     add t0, s11, a7
     srli t1, a6, 2
-    lp.setup x0, t1, 1f          # dx channel = 0
-1:  p.sw zero, 4(t0!)
+    zeros t1, t0                 # dx channel = 0
     li a4, 0                     # ho
 .Lmb_ho:
-    mul t0, a4, s7
-    sub t0, t0, s9
-    sub t1, zero, t0
-    p.max t1, t1, zero
-    sub t2, s1, t0
-    p.min t2, t2, s3
-    sub t2, t2, t1               # rows inside
-    add t0, t0, t1
-    mul t0, t0, s0
-    add t1, s11, t0
-    sub t3, zero, s10
-    mv a1, s6
+    window_rows
 .Lmb_wo:
-    sub t4, zero, t3
-    p.max t4, t4, zero
-    sub t5, s2, t3
-    p.min t5, t5, s4
-    sub t5, t5, t4               # columns inside
-    add t4, t4, t3
-    slli t4, t4, 2
-    add t4, t4, t1               # first element inside
+    window_cols
     fmv.s ft0, fa0
     mv a0, t4                    # argmax address
     lp.setup x1, t2, 2f
@@ -266,56 +224,22 @@ maxpool_bw:
 
 # ---------------------------------------------------------------------------- average backward
 avgpool_bw:
-    addi sp, sp, -48
-    jal t5, .Lsave
-    addi t0, a0, 8
-    jal t6, .Lgeom
+    pool_enter 8
     jal t6, .Linv_area
-    add t3, t1, a1
-    addi t3, t3, -1
-    divu t3, t3, a1              # channels per core
-    csrr t0, mhartid
-    andi t0, t0, 0x1f
-    mul a2, t0, t3               # first channel
-    add a3, a2, t3
-    p.minu a3, a3, t1            # end channel
-    bgeu a2, a3, .Lrestore_ret
-    lw a5, 0(a0)                 # dy
-    lw t4, 4(a0)                 # dx
+    bw_channels
+    words lw, a0, a5, t4         # dy, dx
     mul t0, a2, a6
     add s11, t4, t0              # channel base in dx
-    mul t0, a2, s5
-    mul t0, t0, s6
-    slli t0, t0, 2
-    add a5, a5, t0               # dy of the first channel
+    dy_of_first_channel
 .Lab_chan:
     mv t0, s11
     srli t1, a6, 2
-    lp.setup x0, t1, 1f          # dx channel = 0
-1:  p.sw zero, 4(t0!)
+    zeros t1, t0                 # dx channel = 0
     li a4, 0
 .Lab_ho:
-    mul t0, a4, s7
-    sub t0, t0, s9
-    sub t1, zero, t0
-    p.max t1, t1, zero
-    sub t2, s1, t0
-    p.min t2, t2, s3
-    sub t2, t2, t1               # rows inside
-    add t0, t0, t1
-    mul t0, t0, s0
-    add t1, s11, t0
-    sub t3, zero, s10
-    mv a1, s6
+    window_rows
 .Lab_wo:
-    sub t4, zero, t3
-    p.max t4, t4, zero
-    sub t5, s2, t3
-    p.min t5, t5, s4
-    sub t5, t5, t4               # columns inside
-    add t4, t4, t3
-    slli t4, t4, 2
-    add t4, t4, t1               # first element inside
+    window_cols
     flw ft2, 0(a5)
     addi a5, a5, 4
     fmul.s ft2, ft2, fa1         # dy / (Hk*Wk)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from asm_kernels.catalogue import Kernel, kernel
+from asm_kernels.catalogue import Kernel, kernel, kernel_dir
 from isasim.config import ClusterConfig, load_config
 from isasim.machine import Machine
 from isasim.result import RunResult
@@ -73,7 +73,8 @@ def kernel_program(name: str, cores: int, eu_demux: int, family: str) -> Program
     k = kernel(name)
     driver = DRIVER.format(args_bytes=ARGS_BYTES, entry=k.entry, eu_demux=eu_demux,
                            cores=cores, core_mask=(1 << cores) - 1)
-    return assemble(driver + "\n" + k.source(), filename=k.file, family=family)
+    return assemble(driver + "\n" + k.source(), filename=k.file, family=family,
+                    include_dirs=[kernel_dir()])
 
 
 class Allocator:

@@ -15,6 +15,7 @@
 # blocktranspose: a0 -> struct blocktranspose {W, bt, Co, Ci, HkWk}
 # transpose:      a0 -> struct transpose {src, dst, R, C}
 # a1 = number of cores.
+    .include "common.inc"
     .text
     .globl blocktranspose
     .globl transpose
@@ -24,17 +25,9 @@ blocktranspose:
     lw t1, 12(a0)                # Ci
     lw t2, 16(a0)                # HkWk
     mul t3, t0, t1               # kernels
-    add t4, t3, a1
-    addi t4, t4, -1
-    divu t4, t4, a1              # kernels per core
-    csrr t5, mhartid
-    andi t5, t5, 0x1f
-    mul a2, t5, t4               # first kernel (ci*Co + co)
-    add a3, a2, t4
-    p.minu a3, a3, t3            # end kernel
+    block_split a2, a3, t3, t4, t5   # this core's kernels (ci*Co + co) [a2, a3)
     bgeu a2, a3, 9f
-    lw a4, 0(a0)                 # W
-    lw a5, 4(a0)                 # bt
+    words lw, a0, a4, a5         # W, bt
     slli a6, t2, 2               # kernel size (bytes)
     mul t4, a2, a6
     add a5, a5, t4               # bt of the first kernel: written contiguously from here
@@ -52,16 +45,8 @@ blocktranspose:
     andi t2, t2, 1               # odd kernel size?
     sub a3, a3, a2               # kernels to do
 1:  mv t6, a4
-    beqz t3, 3f
-    lp.setup x0, t3, 2f
-    p.lw a0, -4(t6!)
-    p.lw a1, -4(t6!)
-    p.sw a0, 4(a5!)
-2:  p.sw a1, 4(a5!)
-3:  beqz t2, 4f
-    lw a0, 0(t6)
-    p.sw a0, 4(a5!)
-4:  addi t5, t5, 1               # next co
+    copy_words t3, t2, t6, -4, a5, 4, a0, a1   # one kernel, reversed
+    addi t5, t5, 1               # next co
     add a4, a4, a7
     bne t5, t0, 5f
     li t5, 0                     # next ci, back to co = 0
@@ -74,17 +59,9 @@ blocktranspose:
 transpose:
     lw t0, 8(a0)                 # R
     lw t1, 12(a0)                # C
-    add t2, t1, a1
-    addi t2, t2, -1
-    divu t2, t2, a1              # destination rows per core
-    csrr t3, mhartid
-    andi t3, t3, 0x1f
-    mul a2, t3, t2               # first destination row j
-    add a3, a2, t2
-    p.minu a3, a3, t1            # end row
+    block_split a2, a3, t1, t2, t3   # this core's destination rows j [a2, a3)
     bgeu a2, a3, 9f
-    lw a4, 0(a0)                 # src
-    lw a5, 4(a0)                 # dst
+    words lw, a0, a4, a5         # src, dst
     slli a6, t1, 2               # src row stride (bytes)
     slli t4, a2, 2
     add a4, a4, t4               # &src[0][j]
@@ -95,16 +72,8 @@ transpose:
     andi t0, t0, 1               # odd R?
     sub a3, a3, a2               # rows to do
 1:  mv t6, a4
-    beqz t3, 3f
-    lp.setup x0, t3, 2f
-    p.lw t4, a6(t6!)
-    p.lw t5, a6(t6!)
-    p.sw t4, 4(a5!)
-2:  p.sw t5, 4(a5!)
-3:  beqz t0, 4f
-    lw t4, 0(t6)
-    p.sw t4, 4(a5!)
-4:  addi a4, a4, 4
+    copy_words t3, t0, t6, a6, a5, 4, t4, t5   # one source column
+    addi a4, a4, 4
     addi a3, a3, -1
     bnez a3, 1b
 9:  ret

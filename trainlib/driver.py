@@ -26,11 +26,10 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 
 import numpy as np
 
-from asm_kernels.catalogue import Kernel, kernel
+from asm_kernels.catalogue import Kernel, kernel, kernel_dir
 from isasim.config import ClusterConfig, load_config
 from isasim.machine import Machine
 from isasim.result import RunResult
@@ -259,17 +258,21 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
     """One program: the driver, then each kernel file with its ``.L`` labels made unique.
 
     There is no linker: the files are assembled as one source, so the file-local ``.L`` labels
-    two kernel files may share get a per-file prefix (``.Lk<i>_``).
+    two kernel files may share get a per-file prefix (``.Lk<i>_``).  The macro files they
+    ``.include`` (asm_kernels/*.inc) are not renamed: each is guarded to be read once per
+    program, its macros number their labels per expansion (``\\@``) and take the labels of a
+    kernel file as arguments.
     """
     sources = [driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
                           for i, f in enumerate(files)]
-    return assemble("\n".join(sources), filename="trainlib-driver.s", family=family)
+    return assemble("\n".join(sources), filename="trainlib-driver.s", family=family,
+                    include_dirs=[kernel_dir()])
 
 
 @functools.cache
 def kernel_source(file: str) -> str:
     """The text of a kernel file of the catalogue (read once per process)."""
-    return resources.files("asm_kernels").joinpath(file).read_text()
+    return kernel_dir().joinpath(file).read_text()
 
 
 def build_program(prog: DriverProgram, cfg: ClusterConfig) -> Program:

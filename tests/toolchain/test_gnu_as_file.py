@@ -88,15 +88,17 @@ buf: .zero 16
 """
 
 
-def _gnu(source: str, tmp: Path) -> tuple[dict[str, tuple[int, bytes]], dict[str, int]]:
-    """Sections (address, bytes) and symbol values of ``source`` built by GNU as + ld."""
+def _gnu(source: str, tmp: Path, flags: list[str] | None = None
+         ) -> tuple[dict[str, tuple[int, bytes]], dict[str, int]]:
+    """Sections (address, bytes) and symbol values of ``source`` built by GNU as (with extra
+    ``flags``) + ld."""
     if shutil.which(AS) is None or shutil.which(LD) is None:
         pytest.skip(f"{AS} / {LD} not installed")
     src, obj, exe, script = tmp / "t.s", tmp / "t.o", tmp / "t.elf", tmp / "link.ld"
     src.write_text(source)
     script.write_text(LINKER_SCRIPT)
-    run = subprocess.run([AS, *AS_FLAGS, str(src), "-o", str(obj)], capture_output=True,
-                         text=True)
+    run = subprocess.run([AS, *AS_FLAGS, *(flags or []), str(src), "-o", str(obj)],
+                         capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     run = subprocess.run([LD, "-m", "elf32lriscv", "--no-relax", "-T", str(script), str(obj),
                           "-o", str(exe)], capture_output=True, text=True)
@@ -118,9 +120,16 @@ def _first_difference(ours: bytes, theirs: bytes) -> str:
     return "equal"
 
 
-def _compare(source: str, tmp: Path, family: str = "none") -> None:
-    theirs, their_symbols = _gnu(source, tmp)
-    program = assemble(source, "t.s", family=family)
+def _compare(source: str, tmp: Path, family: str = "none",
+             files: dict[str, str] | None = None) -> None:
+    """``files`` (name -> text) are written next to the source for it to ``.include``, and that
+    directory is an include directory of both assemblers (GNU as: ``-I``)."""
+    for name, text in (files or {}).items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_text(text)
+    theirs, their_symbols = _gnu(source, tmp, ["-I", str(tmp)] if files else [])
+    program = (assemble(source, str(tmp / "t.s"), family=family, include_dirs=[tmp]) if files
+               else assemble(source, "t.s", family=family))
     for name, (addr, data) in theirs.items():
         sec = program.section(name)
         assert sec.addr == addr, f"{name} at {sec.addr:#x}, GNU ld put it at {addr:#x}"

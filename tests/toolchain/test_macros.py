@@ -1,4 +1,5 @@
-"""Macros (.macro, .rept, .irp, .irpc), symbol redefinition (.set/.equ/=, .equiv) and 8-byte data.
+"""Macros (.macro, .rept, .irp, .irpc), conditional assembly (.if/.ifdef/.ifb/.ifc ... .endif),
+.include, symbol redefinition (.set/.equ/=, .equiv) and 8-byte data.
 
 Whole files are compared byte for byte (and symbol for symbol) with GNU as + ld where GNU as
 accepts them; the rules GNU as leaves to the linker, or refuses, are checked with explicit
@@ -242,7 +243,129 @@ d: .dword 1 << 40, -2, 0xfedcba9876543210, d, d + 4
    .dword . - d
 """
 
+CONDITIONS = r"""
+.data
+.set yes, 1
+.if yes
+.byte 1
+.if 0
+.byte 0xee
+.elseif yes - 1
+.byte 0xee
+.elseif 2
+.byte 2
+.else
+.byte 0xee
+.endif
+.else
+.byte 0xee
+.if 1
+.byte 0xee
+.endif
+.endif
+.ifdef yes
+.byte 3
+.endif
+.ifdef later
+.byte 0xee
+.endif
+later:
+.ifdef later
+.byte 4
+.endif
+.ifndef nothing
+.byte 5
+.endif
+.ifnotdef yes
+.byte 0xee
+.else
+.byte 6
+.endif
+.if 0
+.macro never
+.endm
+not an instruction, not even read
+.include "no such file"
+.endif
+.macro opt a, b
+.ifb \b
+.byte \a
+.exitm
+.endif
+.byte \a, \b
+.endm
+opt 7
+opt 8, 9
+.macro pick r
+.ifc \r, a0
+.byte 10
+.endif
+.ifnc \r,a0
+.byte 11
+.endif
+.endm
+pick a0
+pick a1
+.ifc "a b","a b"
+.byte 12
+.endif
+.ifc "a0",a0
+.byte 0xee
+.endif
+.rept 3
+.if yes
+.byte 13
+.set yes, 0
+.else
+.byte 14
+.endif
+.endr
+.ifnb
+.byte 0xee
+.else
+.byte 15
+.endif
+.irp v, 1, 0
+.if \v
+.byte 16
+.endif
+.endr
+"""
+
+# a guarded macro file included twice, and one found through the include directory
+INCLUDE = r"""
+.data
+.include "defs.inc"
+.include "defs.inc"
+.include "sub/more.inc"
+twice 3
+.byte LEVEL, MORE
+.text
+    bump a0
+"""
+INCLUDED = {
+    "defs.inc": r""".ifndef DEFS_INC
+.equ DEFS_INC, 1
+.set LEVEL, 1
+.macro twice v
+.byte \v, \v
+.endm
+.else
+.set LEVEL, LEVEL + 1
+.endif
+""",
+    "sub/more.inc": """.include "sub/deeper.inc"
+.set MORE, DEEPER + 1
+""",
+    "sub/deeper.inc": r""".set DEEPER, 40
+.macro bump r
+    addi \r, \r, DEEPER
+.endm
+""",
+}
+
 SOURCES = {"redefine": REDEFINE, "repeat": REPEAT, "macro": MACRO, "data": DATA,
+           "conditions": CONDITIONS,
            "arguments": ARGUMENT_MACRO + "\n".join(inv for inv, _ in ARGUMENTS) + "\n"}
 
 
@@ -250,6 +373,11 @@ SOURCES = {"redefine": REDEFINE, "repeat": REPEAT, "macro": MACRO, "data": DATA,
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_file_equals_gnu_as(name: str, tmp_path: Path) -> None:
     _compare(SOURCES[name], tmp_path)
+
+
+@pytest.mark.needs_tool
+def test_included_files_equal_gnu_as(tmp_path: Path) -> None:
+    _compare(INCLUDE, tmp_path, files=INCLUDED)
 
 
 # ---- the same rules with explicit values (no tool needed) --------------------------------------
@@ -348,6 +476,91 @@ def test_labels_and_local_labels_in_expansions():
     assert p.symbol("a1_top") == L2_BASE + 4
 
 
+def test_conditional_assembly():
+    assert list(data(CONDITIONS)) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 14, 15, 16]
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_include_looks_next_to_the_including_file_then_in_the_include_dirs(tmp_path: Path):
+    write_files(tmp_path, {"src/main.s": '.data\n.include "lib/a.inc"\n.byte 9\n',
+                           "src/lib/a.inc": '.byte 1\n.include "b.inc"\n.include "c.inc"\n',
+                           "src/lib/b.inc": ".byte 2\n",   # next to a.inc
+                           "inc/c.inc": ".byte 3\n",       # in an include directory
+                           "inc/b.inc": ".byte 0xee\n"})   # hidden by src/lib/b.inc
+    main = tmp_path / "src" / "main.s"
+    p = assemble(main.read_text(), str(main), family="none", include_dirs=[tmp_path / "inc"])
+    assert list(p.section(".data").data) == [1, 2, 3, 9]
+    # a string source has no directory of its own: the current one, then the include dirs
+    p = assemble('.data\n.include "c.inc"\n', family="none", include_dirs=[str(tmp_path / "inc")])
+    assert list(p.section(".data").data) == [3]
+
+
+def test_include_dir_may_be_a_package_resource():
+    from asm_kernels.catalogue import kernel_dir
+    p = assemble('.include "common.inc"\n.include "common.inc"\ncore_id t0\n',
+                 include_dirs=[kernel_dir()])
+    assert len(p.section(".text").data) == 8          # csrr, andi: the guard read it once
+
+
+def include_errors(tmp_path: Path, source: str, files: dict[str, str]) -> AsmError:
+    write_files(tmp_path, files)
+    with pytest.raises(AsmError) as info:
+        assemble(source, str(tmp_path / "main.s"), family="none")
+    return info.value
+
+
+def test_errors_in_included_files_name_the_file_line_and_column(tmp_path: Path):
+    error = include_errors(tmp_path, 'bogus1\n.include "a.inc"\nbogus3\n', {
+        "a.inc": 'nop\n  bogus_a\n.include "b.inc"\n.macro m\n  bad_in_m\n.endm\n',
+        "b.inc": ".byte 1 /* open\n"})
+    a, b = str(tmp_path / "a.inc"), str(tmp_path / "b.inc")
+    main = str(tmp_path / "main.s")
+    # in reading order: main.s line 1, then a.inc (line 2 of main.s), then b.inc, then line 3
+    assert [(d.location.filename, d.location.line, d.location.column, d.message)
+            for d in error.diagnostics] == [
+        (main, 1, 1, "unknown instruction 'bogus1'; did you mean 'bgtu'?"),
+        (a, 2, 3, "unknown instruction 'bogus_a'"),
+        (b, 1, 9, "unterminated /* comment"),
+        (main, 3, 1, "unknown instruction 'bogus3'; did you mean 'bgtu'?")]
+    assert f"""\
+{b}:1:9: error: unterminated /* comment
+  .byte 1 /* open
+          ^
+{a}:3:1: note: included from here
+  .include "b.inc"
+  ^
+{main}:2:1: note: included from here
+  .include "a.inc"
+  ^""" in str(error)
+
+
+def test_macro_of_an_included_file_names_its_body_line(tmp_path: Path):
+    error = include_errors(tmp_path, '.include "m.inc"\n  m\n', {
+        "m.inc": ".macro m\n  bad_in_m\n.endm\n"})
+    m = str(tmp_path / "m.inc")
+    assert str(error).startswith(f"""\
+{tmp_path / "main.s"}:2:3: error: unknown instruction 'bad_in_m'
+    m
+    ^
+{m}:2:3: note: in expansion of macro 'm' defined at {m}:1
+    bad_in_m
+    ^""")
+
+
+def test_a_file_including_itself_stops_with_one_error(tmp_path: Path):
+    error = include_errors(tmp_path, '.include "self.inc"\nnop\n', {
+        "self.inc": '.byte 1\n.include "self.inc"\n'})
+    assert [d.message for d in error.diagnostics] == [
+        f"files and expansions nested more than {macros.MAX_NESTING} deep at this .include: "
+        "does a file include itself?"]
+    assert "(and 96 more .include sites)" in str(error)
+
+
 def test_eight_byte_data():
     p = asm(DATA)
     d = bytes(p.section(".data").data)
@@ -413,6 +626,20 @@ def errors_of(source: str) -> list[tuple[int, int, str]]:
      (2, 1, "symbol 'z' was defined with .equiv (line 1) and cannot be redefined")),
     (".data\n.dword 0x10000000000000000\n",
      (2, 8, "value 0x10000000000000000 does not fit in 8 bytes")),
+    (".if 1\nnop\n", (1, 1, ".if is not closed: no .endif before the end of the file")),
+    (".macro m\n  .ifdef x\n.endm\nm\n",
+     (4, 1, ".ifdef is not closed: no .endif before the end of the expansion it is part of")),
+    ("nop\n .endif\n", (2, 2, ".endif without .if")),
+    (".else\n", (1, 1, ".else without .if")),
+    (".if 0\n.else\n.elseif 1\n.endif\n", (3, 1, ".elseif after .else (line 2)")),
+    (".if\n.endif\n", (1, 4, ".if expects an expression")),
+    (".if N\n.byte 1\n.endif\n.set N, 1\n",
+     (1, 5, "undefined symbol 'N' (constants must be defined before use)")),
+    (".ifdef 1x\n.endif\n", (1, 8, ".ifdef expects a symbol name")),
+    (".ifc a0\n.endif\n", (1, 6, ".ifc expects two strings separated by a comma")),
+    ('.include "nowhere.inc"\n', (1, 10, "include file 'nowhere.inc' not found (looked for "
+                                         "nowhere.inc)")),
+    (".include nowhere.inc\n", (1, 10, ".include expects a file name in double quotes")),
 ])
 def test_bad_input_gives_one_located_error(source: str, error: tuple[int, int, str]):
     assert errors_of(source) == [error]

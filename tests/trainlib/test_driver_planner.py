@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from asm_kernels.catalogue import catalogue
 from isasim.config import load_config
 from trainlib.driver import (
     Barrier,
@@ -15,6 +16,7 @@ from trainlib.driver import (
     Ref,
     Transfer,
     Wait,
+    _assemble,
     run_config,
     run_driver,
 )
@@ -28,6 +30,15 @@ from trainlib.schedule import Tiling, driver_program
 def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
     return Call(kernel, dict(A=Ref(a), B=Ref(b), C=Ref(c), N=n, M=m, K=k, trans_B=0,
                              accumulate=acc), "mm")
+
+
+def test_every_kernel_file_in_one_program():
+    """No linker: the kernel files are one source, their .L labels renamed per file, and the
+    macro files several of them include are read once (guarded)."""
+    files = tuple(sorted({k.file for k in catalogue().values()}))
+    program = _assemble("    .text\n", files, "xpulpv2")
+    for k in catalogue().values():
+        assert program.symbols[k.entry].binding == "global"
 
 
 def test_two_d_dma_moves_a_column_block_and_back():

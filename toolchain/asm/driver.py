@@ -10,11 +10,13 @@ to one collector so the user gets them all in one report.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 from toolchain.asm.directives import DIRECTIVES
 from toolchain.asm.encode import Encoder
 from toolchain.asm.errors import Collector, Location, SourceError
 from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Num, Reloc, evaluate, parse, walk
+from toolchain.asm.includes import IncludeDir, Includer
 from toolchain.asm.items import Align, Insn, Item
 from toolchain.asm.layout import Layout
 from toolchain.asm.lexer import Statement, pieces
@@ -106,6 +108,10 @@ class Parser:
         if version > 1:
             self.locals = {**self.locals, name: version}
 
+    def defined(self, name: str) -> bool:
+        """``.ifdef``: a label or an equate of that name is defined so far."""
+        return name in self.symbols.labels or name in self.symbols.versions
+
     def constant(self, text: str, column: int) -> int:
         """Value of an expression that must be known now (sizes, alignments, fills)."""
         try:
@@ -172,12 +178,15 @@ class _Constants:
 
 
 def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMILY,
-             rvc: bool = True, l2_base: int = L2_BASE, tcdm_base: int = TCDM_BASE) -> Program:
+             rvc: bool = True, l2_base: int = L2_BASE, tcdm_base: int = TCDM_BASE,
+             include_dirs: Sequence[IncludeDir] = ()) -> Program:
     """Assemble GNU-as source into a linked Program; AsmError lists everything wrong with it.
 
     ``family`` selects the Xpulp extension ("xpulpv2", "corev" or "none"); a file may select one
     itself with ``.option xpulpv2``/``.option corev``.  ``rvc`` is the initial ``.option rvc``
     state.  ``l2_base`` is where .text starts; ``tcdm_base`` where .l1/.tcdm sections start.
+    ``.include "name"`` looks next to the including file (``filename``'s directory for
+    ``source``), then in ``include_dirs`` (paths or importlib.resources traversables).
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
@@ -185,7 +194,9 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
     source_pieces, lex_errors = pieces(source, filename)
     for where, message in lex_errors:
         parser.errors.add(where, message)
-    for st in Expander(source_pieces, parser.constant, parser.errors):
+    expander = Expander(source_pieces, parser.constant, parser.errors, parser.defined,
+                        Includer(include_dirs, parser.errors))
+    for st in expander:
         parser.statement(st)
     parser.finish()
 

@@ -8,7 +8,8 @@ A line produced by a macro, ``.rept`` or ``.irp`` expansion has a location in th
 from and an ``Origin`` naming the statement that expanded it.  Its errors are reported at the
 outermost such statement (the line of the file being assembled that the user wrote), followed by
 one note per expansion step down to the faulty line, so both the invocation and the place in the
-macro body are named.
+macro body are named.  A line of a file read by ``.include`` names that file, and its errors end
+with a note per ``.include`` that led to it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 MAX_ERRORS = 20
+MAX_INCLUDE_NOTES = 4      # .include sites listed under an error (a recursion has 100)
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Location:
     column: int
     text: str
     origin: Origin | None = None     # set on lines produced by an expansion
+    included_from: Location | None = None   # the .include statement, in an included file
 
     def at(self, column: int) -> Location:
         return replace(self, column=column)
@@ -39,6 +42,11 @@ class Location:
             steps.append(loc)
             loc = loc.origin.caller
         return loc, tuple(reversed(steps))
+
+    def reading_order(self) -> tuple[tuple[int, int], ...]:
+        """Sort key: where the assembler reads this line (include sites first, outermost first)."""
+        outer = self.included_from.reading_order() if self.included_from else ()
+        return (*outer, (self.line, self.column))
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,16 @@ class Diagnostic:
             lines.append(f"{step.filename}:{step.line}:{step.column}: note: in expansion of "
                          f"{step.origin.what}")
             lines += _quote(step)
+        sites: list[Location] = []
+        site = loc.included_from
+        while site is not None:
+            sites.append(site)
+            site = site.included_from
+        for site in sites[:MAX_INCLUDE_NOTES]:
+            lines.append(f"{site.filename}:{site.line}:{site.column}: note: included from here")
+            lines += _quote(site)
+        if len(sites) > MAX_INCLUDE_NOTES:
+            lines.append(f"(and {len(sites) - MAX_INCLUDE_NOTES} more .include sites)")
         return "\n".join(lines)
 
 
@@ -119,5 +137,5 @@ class Collector:
 
     def raise_if_any(self) -> None:
         if self.diagnostics:
-            self.diagnostics.sort(key=lambda d: (d.location.line, d.location.column))
+            self.diagnostics.sort(key=lambda d: d.location.reading_order())
             raise AsmError(self.diagnostics, self.truncated)

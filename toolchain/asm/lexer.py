@@ -144,8 +144,10 @@ def statement(piece: Piece) -> Statement | None:
     return Statement(loc, tuple(labels), m.group(1), rest.strip(), args_col)
 
 
-def pieces(source: str, filename: str) -> tuple[list[Piece], list[tuple[Location, str]]]:
-    """All statement pieces of ``source`` in order, and the lexical errors found on the way."""
+def pieces(source: str, filename: str, included_from: Location | None = None
+           ) -> tuple[list[Piece], list[tuple[Location, str]]]:
+    """All statement pieces of ``source`` in order, and the lexical errors found on the way;
+    ``included_from`` is the ``.include`` statement that reads ``source``, if any."""
     clean, lex_errors = _blank_comments(source)
     originals = source.split("\n")
     starts = [0]
@@ -155,10 +157,11 @@ def pieces(source: str, filename: str) -> tuple[list[Piece], list[tuple[Location
     for offset, message in lex_errors:
         number = bisect.bisect_right(starts, offset) - 1
         errors.append((Location(filename, number + 1, offset - starts[number] + 1,
-                                originals[number].rstrip("\r")), message))
+                                originals[number].rstrip("\r"), None, included_from), message))
     out: list[Piece] = []
     for number, line in enumerate(clean.split("\n")):
-        where = Location(filename, number + 1, 1, originals[number].rstrip("\r"))
+        where = Location(filename, number + 1, 1, originals[number].rstrip("\r"), None,
+                         included_from)
         out += [Piece(text, where, offset)
                 for offset, text in split_statements(line.rstrip("\r")) if text.strip()]
     return out, errors

@@ -29,14 +29,20 @@ Errors name the invoking statement and the expanded line (see errors.py).  Expan
 most MAX_NESTING deep (GNU as's limit too), which stops a macro that invokes itself; all
 expansions of a file together produce at most MAX_EXPANDED statements.  Either limit abandons
 every expansion in progress and goes on with the file.
+
+The expander also reads the files ``.include`` names (includes.py: one more input frame, whose
+macros stay defined after it) and does conditional assembly (conditions.py: each frame keeps
+its own ``.if`` stack, and a branch not taken is skipped before any other directive is seen).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from toolchain.asm import conditions
+from toolchain.asm.conditions import Conditions
 from toolchain.asm.directives import DIRECTIVES
 from toolchain.asm.errors import Collector, Location, Origin, SourceError
 from toolchain.asm.lexer import Piece, Statement, skip_literal, split_statements, statement
@@ -44,7 +50,8 @@ from toolchain.asm.lexer import Piece, Statement, skip_literal, split_statements
 MAX_NESTING = 100
 MAX_EXPANDED = 1_000_000
 _REPEATS = (".rept", ".irp", ".irpc")
-_OWN = frozenset({".macro", ".endm", ".exitm", ".purgem", ".endr", *_REPEATS})
+_OWN = frozenset({".macro", ".endm", ".exitm", ".purgem", ".endr", ".include", *_REPEATS,
+                  *conditions.DIRECTIVES})
 
 _NAME = re.compile(r"[A-Za-z_.$][\w.$]*")
 _NAME_CHARS = re.compile(r"[\w.$]+")
@@ -74,22 +81,27 @@ class Macro:
 
 @dataclass(frozen=True)
 class _Frame:
-    """Input being read: the file, or one expansion."""
+    """Input being read: the file, an included file, or one expansion."""
 
     pieces: Iterator[Piece]
     label: str = ""                       # "macro 'm'", ".irp": what substituted the text
     params: tuple[str, ...] | None = None  # what it substituted; None: nothing (file, .rept)
+    file: bool = False                    # a source file rather than an expansion
+    conditions: Conditions = field(default_factory=Conditions)
 
 
 class Expander:
     """The statements of a file with every expansion done; iterate once."""
 
     def __init__(self, pieces: Iterable[Piece], constant: Callable[[str, int], int],
-                 errors: Collector):
+                 errors: Collector, defined: Callable[[str], bool] = lambda name: False,
+                 include: Callable[[Statement], list[Piece]] | None = None):
         self.constant = constant          # the parser's: value of an expression known now
+        self.defined = defined            # the parser's: is a symbol defined so far
+        self.include = include            # the pieces of the file an .include names
         self.errors = errors
         self.macros: dict[str, Macro] = {}
-        self.stack = [_Frame(iter(pieces))]
+        self.stack = [_Frame(iter(pieces), file=True)]
         self.invocations = 0
         self.expanded = 0
 
@@ -98,20 +110,25 @@ class Expander:
             frame = self.stack[-1]
             piece = next(frame.pieces, None)
             if piece is None:
+                where = "the file" if frame.file else "the expansion it is part of"
+                for location, message in frame.conditions.unclosed(where):
+                    self.errors.add(location, message)
                 self.stack.pop()
                 continue
             st = statement(piece)
             if st is None:
                 continue
-            if len(self.stack) > 1:
+            op = st.op.lower()
+            if op not in conditions.DIRECTIVES and not frame.conditions.active:
+                continue
+            if not frame.file:
                 self.expanded += 1
                 if self.expanded > MAX_EXPANDED:
                     self._abandon(st, f"macro expansions produce more than {MAX_EXPANDED} "
                                       "statements")
                     continue
-            op = st.op.lower()
             own = op in _OWN or op in self.macros
-            if own and st.labels:
+            if own and st.labels and frame.conditions.active:
                 yield replace(st, op="", args="")   # labels are defined before the expansion
             try:
                 if own:
@@ -123,7 +140,9 @@ class Expander:
                 self.errors.add(st.at(e.column), e.message)
 
     def _directive(self, st: Statement, op: str, frame: _Frame) -> None:
-        if op == ".macro":
+        if op in conditions.DIRECTIVES:
+            frame.conditions.directive(st, op, self._test)
+        elif op == ".macro":
             self._define(st, frame)
         elif op in _REPEATS:
             self._repeat(st, op, frame)
@@ -135,8 +154,26 @@ class Expander:
             self._exit()
         elif op == ".purgem":
             self._purge(st)
+        elif op == ".include":
+            if self.include is None:
+                raise SourceError(".include is not available here")
+            self._push(st, _Frame(iter(self.include(st)), file=True))
         else:
             self._invoke(st, self.macros[op])
+
+    def _test(self, st: Statement, op: str) -> bool:
+        """The value of a conditional's test (``op``: the opener, ``.if`` for ``.elseif``)."""
+        if op in (".ifb", ".ifnb"):
+            return (not st.args.strip()) == (op == ".ifb")
+        if op in (".ifc", ".ifnc"):
+            return conditions.strings_equal(st) == (op == ".ifc")
+        if op == ".if":
+            if not st.args:
+                raise SourceError(f"{st.op.lower()} expects an expression", st.args_column)
+            return self.constant(st.args, st.args_column) != 0
+        if not _NAME.fullmatch(st.args):
+            raise SourceError(f"{op} expects a symbol name", st.args_column)
+        return self.defined(st.args) == (op == ".ifdef")
 
     # ---- definitions ---------------------------------------------------------------------------
     def _define(self, st: Statement, frame: _Frame) -> None:
@@ -172,7 +209,7 @@ class Expander:
                 if depth == 0:
                     return body
             body.append(piece)
-        end = "the file" if frame is self.stack[0] else "the expansion it is part of"
+        end = "the file" if frame.file else "the expansion it is part of"
         raise SourceError(f"{st.op.lower()} is not closed: no {close} before the end of {end}")
 
     def _purge(self, st: Statement) -> None:
@@ -221,6 +258,9 @@ class Expander:
 
     def _push(self, st: Statement, frame: _Frame) -> None:
         if len(self.stack) > MAX_NESTING:
+            if frame.file:   # not read: the files around it go on
+                raise SourceError(f"files and expansions nested more than {MAX_NESTING} deep "
+                                  "at this .include: does a file include itself?")
             name = f"macro {st.op!r}" if st.op.lower() in self.macros else st.op.lower()
             self._abandon(st, f"expansions nested more than {MAX_NESTING} deep (GNU as's limit "
                               f"too) when expanding {name}: does a macro invoke itself?")
@@ -228,14 +268,18 @@ class Expander:
         self.stack.append(frame)
 
     def _abandon(self, st: Statement, message: str) -> None:
-        """Report at the line of the file that started it all, and drop every expansion."""
+        """Report at the line of the file that started it all, and drop every expansion (and
+        every file an expansion included), going on with the files included from the first."""
         self.errors.add(st.location.unwind()[0], message)
-        del self.stack[1:]
+        keep = 1
+        while keep < len(self.stack) and self.stack[keep].file:
+            keep += 1
+        del self.stack[keep:]
 
     def _exit(self) -> None:
         """End the innermost expansion: GNU as's .exitm inside a .rept in a macro ends the
         .rept (every repetition left), not the macro."""
-        if len(self.stack) == 1:
+        if self.stack[-1].file:
             raise SourceError(".exitm outside a macro, .rept or .irp")
         self.stack.pop()
 
@@ -366,8 +410,8 @@ def _expand(body: Iterable[Piece], values: dict[str, str], counter: int, origin:
     its columns read like the body's."""
     for piece in body:
         text = _substitute(piece.text, values, counter)
-        line = Location(piece.line.filename, piece.line.line, 1,
-                        piece.line.text[:piece.offset] + text, origin)
+        line = replace(piece.line, column=1, text=piece.line.text[:piece.offset] + text,
+                       origin=origin)
         for offset, part in split_statements(text):
             yield Piece(part, line, piece.offset + offset)
 

@@ -53,15 +53,16 @@ def _hash_files(h, root: Path, recurse: bool) -> None:
         if entry.is_dir():
             if recurse and entry.name not in ("__pycache__", "tune"):
                 _hash_files(h, entry, recurse)
-        elif entry.name.endswith((".py", ".toml")):
+        elif entry.name.endswith((".py", ".toml", ".inc")):   # .inc: macros kernels include
             h.update(entry.name.encode())
             h.update(entry.read_bytes())
 
 
 @functools.cache
 def code_fingerprint() -> str:
-    """Hash of the simulator, assembler and trainlib sources, the catalogue data and the
-    measuring job (the rest of the autotuner does not change what a candidate measures)."""
+    """Hash of the simulator, assembler and trainlib sources, the catalogue data, the shared
+    kernel macro files and the measuring job (the rest of the autotuner does not change what a
+    candidate measures)."""
     h = hashlib.sha256()
     for d in CODE_DIRS:
         _hash_files(h, d, True)
