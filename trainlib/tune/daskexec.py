@@ -22,6 +22,7 @@ from typing import Any
 from trainlib.tune.executor import Outcome, error_outcome
 
 _warm_lock = threading.Lock()
+_fork_lock = threading.Lock()
 _warmed: set[Callable] = set()
 
 
@@ -53,19 +54,23 @@ def run_isolated(fn: Callable[[Any], Any], arg: Any, timeout: float,
                  initializer: Callable[[], None] | None = None) -> Outcome:
     """Run ``fn(arg)`` in a forked child; kill it after ``timeout`` seconds."""
     _warm(initializer)
-    r, w = os.pipe()
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:                                     # pragma: no cover - the child
-        code = 0
-        try:
-            os.close(r)
-            _child(fn, arg, w)
-        except BaseException:                        # noqa: BLE001
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(w)
+    # A Dask worker runs tasks in threads: a child forked by another thread between our pipe()
+    # and close(w) would inherit our write end and hold it open, so a job that exits at once
+    # would look hung until that other child ends.  No fork may happen in that window.
+    with _fork_lock:
+        r, w = os.pipe()
+        t0 = time.monotonic()
+        pid = os.fork()
+        if pid == 0:                                 # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(r)
+                _child(fn, arg, w)
+            except BaseException:                    # noqa: BLE001
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(w)
     chunks = []
     try:
         while True:
