@@ -214,6 +214,11 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
     hw, howo, cikk = h * w, ho * wo, ci * kk
     macs = layer.macs(s, step)
     wshape = (co, ci, *layer.kernel)
+
+    def im2row_of_x() -> list[Call]:
+        """Forward and weight gradient both multiply by the im2row rows of the whole input."""
+        return [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)]
+
     if step == "fw":
         ts = [TensorUse("x", s, "in"), TensorUse("weight", wshape, "in", Split(cikk)),
               TensorUse("y", (co, ho, wo), "out", Split(howo))]
@@ -225,11 +230,9 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
             if layer.bias:
                 calls.append(_bias_add(n, howo))
             return calls
-        return StepSpec(
-            layer.name, step, "Co", co, ts, tile,
-            prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
-            scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
-            macs=macs, kernel=k)
+        return StepSpec(layer.name, step, "Co", co, ts, tile, prologue=im2row_of_x,
+                        scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
+                        macs=macs, kernel=k)
     if step == "wg":
         ts = [TensorUse("x", s, "in"), TensorUse("dy", (co, ho, wo), "in", Split(howo)),
               TensorUse("dweight", wshape, "out", Split(cikk))]
@@ -241,11 +244,9 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
             if layer.bias:
                 calls.append(_bias_grad(n, howo))
             return calls
-        return StepSpec(
-            layer.name, step, "Co", co, ts, tile,
-            prologue=lambda: [_im2row("im2row", R("x"), R("i2r"), ci, h, w, layer, ho, wo)],
-            scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
-            macs=macs, kernel=k)
+        return StepSpec(layer.name, step, "Co", co, ts, tile, prologue=im2row_of_x,
+                        scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
+                        macs=macs, kernel=k)
     ts = [TensorUse("dy", (co, ho, wo), "in"),
           TensorUse("weight", wshape, "in", Split(kk, co, cikk)),
           TensorUse("dx", s, "out", Split(hw))]

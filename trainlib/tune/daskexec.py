@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from trainlib.tune.executor import Outcome, error_outcome
+from trainlib.tune.executor import Outcome, error_outcome, run_job
 
 _warm_lock = threading.Lock()
 _fork_lock = threading.Lock()
@@ -37,15 +37,11 @@ def _warm(initializer: Callable[[], None] | None) -> None:
 
 
 def _child(fn: Callable[[Any], Any], arg: Any, fd: int) -> None:
-    t0 = time.perf_counter()
-    try:
-        out = Outcome("done", fn(arg), seconds=time.perf_counter() - t0)
-    except BaseException as e:           # noqa: BLE001 - every failure is a record
-        out = error_outcome(e, time.perf_counter() - t0)
+    out = run_job(fn, arg)
     try:
         data = pickle.dumps(out)
     except Exception as e:               # noqa: BLE001 - a result that cannot pickle
-        data = pickle.dumps(error_outcome(e, time.perf_counter() - t0))
+        data = pickle.dumps(error_outcome(e, out.seconds))
     with os.fdopen(fd, "wb") as f:
         f.write(data)
 

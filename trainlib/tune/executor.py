@@ -10,6 +10,7 @@ and no more, so that every result can prune what is still queued).
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -42,6 +43,15 @@ def error_outcome(exc: BaseException, seconds: float) -> Outcome:
     where = traceback.extract_tb(exc.__traceback__)
     at = f" at {where[-1].filename.rsplit('/', 1)[-1]}:{where[-1].lineno}" if where else ""
     return Outcome("error", error=f"{type(exc).__name__}: {exc}{at}", seconds=seconds)
+
+
+def run_job(fn: Callable[[Any], Any], arg: Any) -> Outcome:
+    """``fn(arg)`` as a record, whatever it does short of killing its process."""
+    t0 = time.perf_counter()
+    try:
+        return Outcome("done", fn(arg), seconds=time.perf_counter() - t0)
+    except BaseException as e:           # noqa: BLE001 - every failure is a record
+        return error_outcome(e, time.perf_counter() - t0)
 
 
 def make_executor(spec: str | None, workers: int | None, timeout: float,

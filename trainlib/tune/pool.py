@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from trainlib.tune.executor import Outcome, error_outcome
+from trainlib.tune.executor import Outcome, error_outcome, run_job
 
 READY = "ready"
 START_TIMEOUT = 300.0            # seconds a new worker may take to import and warm up
@@ -39,15 +39,11 @@ def _worker_main(conn: Connection, initializer: Callable[[], None] | None) -> No
         if msg is None:
             return
         fn, arg = msg
-        t0 = time.perf_counter()
-        try:
-            out = Outcome("done", fn(arg), seconds=time.perf_counter() - t0)
-        except BaseException as e:       # noqa: BLE001 - every failure is a record
-            out = error_outcome(e, time.perf_counter() - t0)
+        out = run_job(fn, arg)
         try:
             conn.send(out)
         except Exception as e:           # noqa: BLE001 - e.g. a result that cannot pickle
-            conn.send(error_outcome(e, time.perf_counter() - t0))
+            conn.send(error_outcome(e, out.seconds))
 
 
 @dataclass
