@@ -40,9 +40,8 @@ Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
 
 from __future__ import annotations
 
-from numba import njit
-
 from isasim import layout as L
+from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import translate
 
@@ -89,13 +88,13 @@ DEVERR_TEXT = (
 BIG = 1 << 62
 
 
-@njit(cache=True)
+@compiled
 def fault(CL, code):
     CL[U(L.L_DEVERR)] = code
     return 0, DEV_FAULT
 
 
-@njit(cache=True)
+@compiled
 def deliver_event(CL, CS, CFG, core, bit, t):
     """Set event ``bit`` in ``core``'s buffer; wake it if it waits for a masked event."""
     CL[U(EU_BUF + core)] |= 1 << bit
@@ -107,7 +106,7 @@ def deliver_event(CL, CS, CFG, core, bit, t):
         CS[U(b + L.CS_SLEEP)] = sleep_kind(1 << bit)
 
 
-@njit(cache=True)
+@compiled
 def wake_value(CL, core):
     """The value an event wait returns when the core wakes, clearing if it asked to."""
     v = CL[U(EU_BUF + core)] & CL[U(EU_MASK + core)]
@@ -117,7 +116,7 @@ def wake_value(CL, core):
     return v
 
 
-@njit(cache=True)
+@compiled
 def sleep_kind(bits):
     """What a core waiting for (or woken by) these event bits is waiting on."""
     if bits & (1 << EVT_BARRIER):
@@ -127,7 +126,7 @@ def sleep_kind(bits):
     return L.SLEEP_EVENT
 
 
-@njit(cache=True)
+@compiled
 def event_wait(CL, CS, CFG, c, clear, t, kind):
     """Start waiting for a masked event; the core sleeps even if one is pending (GVSoC).
 
@@ -147,7 +146,7 @@ def event_wait(CL, CS, CFG, c, clear, t, kind):
     return 0, DEV_SLEEP
 
 
-@njit(cache=True)
+@compiled
 def barrier_arrive(CL, CS, CFG, c, bid, t, ncores):
     """Core ``c`` arrives at barrier ``bid`` at cycle t; on the last arrival notify targets."""
     base = BAR + 3 * bid
@@ -164,7 +163,7 @@ def barrier_arrive(CL, CS, CFG, c, bid, t, ncores):
     return True
 
 
-@njit(cache=True)
+@compiled
 def is_barrier_wait(CFG, addr):
     """Is ``addr`` a barrier's trigger-and-wait register (either event-unit view)?"""
     d = addr - CFG[U(L.K_EU_DEMUX)]
@@ -173,7 +172,7 @@ def is_barrier_wait(CFG, addr):
     return 0x200 <= d < 0x200 + 0x20 * N_BARRIERS and (d & 0x1F) in (0x18, 0x1C)
 
 
-@njit(cache=True)
+@compiled
 def eu_access(c, off, is_store, value, t, CFG, CS, CL):
     ncores = CFG[U(L.K_NCORES)]
     if 0x200 <= off < 0x400:
@@ -244,7 +243,7 @@ def eu_access(c, off, is_store, value, t, CFG, CS, CL):
     return fault(CL, DEVERR_UNMAPPED)
 
 
-@njit(cache=True)
+@compiled
 def in_ram(regions, addr, size, want_tcdm):
     """True when [addr, addr+size) lies in one RAM region (the TCDM when ``want_tcdm``)."""
     n = regions.size // L.RGW
@@ -258,7 +257,7 @@ def in_ram(regions, addr, size, want_tcdm):
     return False
 
 
-@njit(cache=True)
+@compiled
 def dma_alloc_id(CL):
     """The next free transfer id (round robin), marked busy."""
     tid = CL[U(DMA_NEXT_ID)]
@@ -271,7 +270,7 @@ def dma_alloc_id(CL):
     return tid
 
 
-@njit(cache=True)
+@compiled
 def dma_check(CL, st, n, need, regions):
     """DEVERR code for a command whose word ``n`` (1-based) was just pushed; 0 when fine.
 
@@ -301,7 +300,7 @@ def dma_check(CL, st, n, need, regions):
     return DEVERR_NONE
 
 
-@njit(cache=True)
+@compiled
 def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     st = DMA_STAGE + 8 * c
     if off == 0x4:
@@ -355,7 +354,7 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     return tid, DEV_SYNC
 
 
-@njit(cache=True)
+@compiled
 def simdev_access(c, off, is_store, value, CS, CL, OUT):
     if off == SIMDEV_PUTCHAR:
         if is_store:
@@ -373,7 +372,7 @@ def simdev_access(c, off, is_store, value, CS, CL, OUT):
     return fault(CL, DEVERR_UNMAPPED)
 
 
-@njit(cache=True)
+@compiled
 def device_access(c, addr, is_store, value, t, CFG, CS, CL, OUT, regions):
     """Dispatch a device access by address; see the module docstring for the result."""
     d = addr - CFG[U(L.K_EU_DEMUX)]
@@ -396,7 +395,7 @@ def device_access(c, addr, is_store, value, t, CFG, CS, CL, OUT, regions):
 
 
 # ---- the DMA engine: one beat per cycle while a transfer is queued ----------------------------
-@njit(cache=True)
+@compiled
 def dma_beat_plan(CL, CFG):
     """(TCDM byte address, bytes) of the next beat of the head transfer."""
     q = DMA_Q + CL[U(DMA_HEAD)] * QW
@@ -408,7 +407,7 @@ def dma_beat_plan(CL, CFG):
     return CL[U(q + 2)] + done, n
 
 
-@njit(cache=True)
+@compiled
 def dma_beat_do(t, CL, CS, CFG, mem8, pcmap, regions, TR):
     """Move the head transfer's next beat at cycle t; finish the transfer when it is done.
 
@@ -452,7 +451,7 @@ def dma_beat_do(t, CL, CS, CFG, mem8, pcmap, regions, TR):
     return n
 
 
-@njit(cache=True)
+@compiled
 def trace_event(TR, CL, kind, core, t, a, b):
     """Append one point event to the trace buffer (the loop flushes it before it fills)."""
     n = CL[U(L.L_TRN)]

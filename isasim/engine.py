@@ -33,12 +33,12 @@ handles it in Python and calls the loop again, which resumes where it stopped.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from isasim import devices as D
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import softfloat as sf
+from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import load, store, translate
 from isasim.semantics import fp_exec, fp_needs_rm, muldiv_exec, xpulp_exec
@@ -54,7 +54,7 @@ TRACE_HEADROOM = 64          # records one instruction or one scheduling round m
 # ---------------------------------------------------------------------------------------------
 # accounting
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def trace_run(TR, CL, CS, c, start, n, state, slot, sym):
     """Log ``n`` cycles of ``state`` (a category; C_INSTR = issuing) of core c from ``start``.
 
@@ -86,7 +86,7 @@ def trace_run(TR, CL, CS, c, start, n, state, slot, sym):
     CS[U(b + L.CS_TR_SYM)] = sym
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, cat, start, n):
     """Charge ``n`` stall cycles of category ``cat`` (from cycle ``start``) to core c, to its
     instruction ``slot`` and, when tracing, to the event log."""
@@ -103,7 +103,7 @@ def charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, cat, start, n):
 # ---------------------------------------------------------------------------------------------
 # out-of-line instruction execution
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def exec_scalar(op, a, b, c, imm, imm2, rm):
     """RV32M (but mul), Xpulp ALU and the general RV32F path: ``(result, fflags, extra)``.
 
@@ -118,7 +118,7 @@ def exec_scalar(op, a, b, c, imm, imm2, rm):
     return xpulp_exec(op, a, b, c, imm, imm2), 0, 0
 
 
-@njit(cache=True)
+@compiled
 def trap_entry(CS, cb, pc, cause, tval):
     """Enter the machine-mode trap handler; -1 when the program installed none (mtvec = 0)."""
     mtvec = CS[U(cb + L.CS_MTVEC)]
@@ -134,7 +134,7 @@ def trap_entry(CS, cb, pc, cause, tval):
     return mtvec & 0xFFFFFFFC
 
 
-@njit(cache=True)
+@compiled
 def read_word(regions, mem8, mem16, mem32, addr):
     off, kind = translate(regions, addr, 4)
     if off < 0 or kind == L.RK_PERIPH:
@@ -142,7 +142,7 @@ def read_word(regions, mem8, mem16, mem32, addr):
     return load(mem8, mem16, mem32, off, 2, False)
 
 
-@njit(cache=True)
+@compiled
 def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions, mem8, mem16,
                 mem32):
     """Hardware loops, CSRs (completed by Python), fences, mret, ecall, ebreak, wfi, illegal.
@@ -216,7 +216,7 @@ def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions
     return 0, npc, 0, 0, L.CAUSE_ILLEGAL, word, 0
 
 
-@njit(cache=True)
+@compiled
 def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, regions, mem8,
                   mem16, mem32, pcmap, tohost):
     """A load or store outside the aligned-TCDM fast path: L2, plain RAM, devices, misaligned.
@@ -254,7 +254,7 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
     return val, pen, pcat, ev, st
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def invalidate_code(pcmap, off, size):
     """A store over decoded instructions makes the new words visible (what fence.i promises)."""
     h = off >> 1
@@ -270,7 +270,7 @@ def invalidate_code(pcmap, off, size):
 # ---------------------------------------------------------------------------------------------
 # scheduling
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def core_time(CS, b):
     """The cycle up to which a core's time is accounted for, whatever its state."""
     st = CS[U(b + L.CS_STATUS)]
@@ -281,7 +281,7 @@ def core_time(CS, b):
     return CS[U(b + L.CS_T)]
 
 
-@njit(cache=True)
+@compiled
 def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
     """The run is over: pad every core to the common end with idle, or report why it cannot end.
 
@@ -319,7 +319,7 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
     return L.EV_DONE
 
 
-@njit(cache=True, inline="always")
+@compiled
 def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
     """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
 
@@ -488,7 +488,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
 # ---------------------------------------------------------------------------------------------
 # the loop
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL, OUT, TR,
         max_cycles):
     """Run the cluster until every core stopped, ``max_cycles`` passed, or Python is needed."""
@@ -512,14 +512,16 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
     # result latency and stall reason per timing class, packed like the scoreboard entries
-    latwhy = np.full(len(L.TIMING_CLASSES), (1 << L.RDY_SHIFT) | L.C_LOAD_USE, dtype=np.int64)
-    latwhy[L.TC_MUL] = (CFG[U(L.K_MUL_LAT)] << L.RDY_SHIFT) | L.C_MULDIV
-    latwhy[L.TC_MULH] = (1 << L.RDY_SHIFT) | L.C_MULDIV
-    latwhy[L.TC_DIV] = (1 << L.RDY_SHIFT) | L.C_MULDIV
-    latwhy[L.TC_FPU] = ((1 + CFG[U(L.K_FPU_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
-    latwhy[L.TC_FPU_OTHER] = ((1 + CFG[U(L.K_FPU_OTHER_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
-    latwhy[L.TC_FDIV] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
-    latwhy[L.TC_FSQRT] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    for i in range(len(L.TIMING_CLASSES)):
+        CL[U(L.L_LATWHY + i)] = (1 << L.RDY_SHIFT) | L.C_LOAD_USE
+    CL[U(L.L_LATWHY + L.TC_MUL)] = (CFG[U(L.K_MUL_LAT)] << L.RDY_SHIFT) | L.C_MULDIV
+    CL[U(L.L_LATWHY + L.TC_MULH)] = (1 << L.RDY_SHIFT) | L.C_MULDIV
+    CL[U(L.L_LATWHY + L.TC_DIV)] = (1 << L.RDY_SHIFT) | L.C_MULDIV
+    CL[U(L.L_LATWHY + L.TC_FPU)] = ((1 + CFG[U(L.K_FPU_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
+    CL[U(L.L_LATWHY + L.TC_FPU_OTHER)] = (((1 + CFG[U(L.K_FPU_OTHER_LAT)]) << L.RDY_SHIFT)
+                                         | L.C_FPU_DEP)
+    CL[U(L.L_LATWHY + L.TC_FDIV)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    CL[U(L.L_LATWHY + L.TC_FSQRT)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
 
     # the core being run and its state held in locals; ``switch`` asks for the next core
     c = ncores - 1
@@ -647,7 +649,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         # ---- scoreboard: issue when every source is ready ----
         # scoreboard entries are ready_cycle << RDY_SHIFT | reason: the largest entry is the
         # latest operand, and its low bits say why it is late
-        r = max(RDY[U(rb + s1)], RDY[U(rb + s2)], RDY[U(rb + s3)])
+        r = RDY[U(rb + s1)]
+        r2 = RDY[U(rb + s2)]
+        if r2 > r:
+            r = r2
+        r2 = RDY[U(rb + s3)]
+        if r2 > r:
+            r = r2
         s = t
         reason = 0
         if r >> L.RDY_SHIFT > t:
@@ -672,7 +680,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         res = 0
         pen = 0
         pcat = 0
-        rl = latwhy[U(cls)]
+        rl = CL[U(L.L_LATWHY + cls)]
         trap = -1
 
         if op == O.OP_MEM:
@@ -1008,7 +1016,7 @@ def _ensure_fresh_cache() -> None:
         xpulp_alu,
     )
 
-    jitcache.ensure_fresh([engine, devices, layout, memory, opcodes, semantics, softfloat,
+    jitcache.ensure_fresh([engine, devices, jitcache, layout, memory, opcodes, semantics, softfloat,
                            xpulp_alu])
 
 

@@ -129,6 +129,7 @@ L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
 L_HIST = 3584           # 8 x 8 ring of the last instruction addresses of each core
+L_LATWHY = 3648         # per timing class: result latency << RDY_SHIFT | stall category
 NCL = 4096
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from isasim import layout as L
+from isasim.jitcache import compiled
 from isasim.layout import U
 
 
@@ -79,7 +79,7 @@ class MemoryMap:
         self.mem8[o:o + len(data)] = np.frombuffer(data, dtype=np.uint8)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def translate(regions, addr, size):
     """(byte offset or -1, region kind or -1) for an access of ``size`` bytes at ``addr``."""
     n = regions.size // L.RGW
@@ -93,7 +93,7 @@ def translate(regions, addr, size):
     return -1, -1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def load(mem8, mem16, mem32, off, lsz, signed):
     """Load 1 << lsz bytes at byte offset ``off`` as a 32-bit pattern (misaligned allowed)."""
     if lsz == 2:
@@ -115,7 +115,7 @@ def load(mem8, mem16, mem32, off, lsz, signed):
     return v
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def store(mem8, mem16, mem32, off, lsz, value):
     if lsz == 2:
         if off & 3 == 0:
