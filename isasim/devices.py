@@ -433,7 +433,9 @@ def dma_beat_do(t, CL, CS, CFG, mem8, pcmap, regions, TR):
     for i in range(n):
         mem8[U(dst + i)] = mem8[U(src + i)]
     for h in range(dst >> 1, (dst + n + 1) >> 1):
-        pcmap[U(h)] = -1 if pcmap[U(h)] >= 0 else pcmap[U(h)]
+        if pcmap[U(h)] >= 0:
+            pcmap[U(h)] = -1
+            CL[U(L.L_TEXT_DIRTY)] = 1
     CL[U(q + 6)] = done + n
     CL[U(DMA_BYTES)] += n
     if done == 0 and CFG[U(L.K_TRACE)]:

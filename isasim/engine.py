@@ -24,10 +24,15 @@ Why the loop looks the way it does.  Only the common instructions (RV32I, TCDM l
 branches, ``mul``, the RNE fast path of the FP add/multiply family) are executed inline; the rest
 goes to out-of-line functions (``exec_scalar``, ``exec_system``, ``exec_mem_slow``).  Measured
 here, keeping those bodies out of the loop made the integer path 2.7x faster: a smaller loop
-keeps its hot values in registers.  Arrays are indexed with ``U(...)`` so numba drops its
-negative-index fix-up.  Rare work (CSR accesses, ecall, ebreak, faults, undecoded words, the HTIF
-``tohost`` location, a full trace buffer) leaves the loop with an event code; ``isasim.machine``
-handles it in Python and calls the loop again, which resumes where it stopped.
+keeps its hot values in registers.  The scheduler, on the other hand, is inlined: numba passes
+each array argument of a call as seven machine words, so calling it cost a hundred stack pushes
+per scheduling round.  Each instruction record links to the slots of its fall-through and branch
+target (``F_NEXT``, ``F_TGT``); following them spares the pc-map lookup, a dependent load on
+every instruction's critical path, until a store into the text makes the loop stop trusting
+them.  Arrays are indexed with ``U(...)`` so numba drops its negative-index fix-up.  Rare work
+(CSR accesses, ecall, ebreak, faults, undecoded words, the HTIF ``tohost`` location, a full
+trace buffer) leaves the loop with an event code; ``isasim.machine`` handles it in Python and
+calls the loop again, which resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -238,7 +243,7 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
         val = load(mem8, mem16, mem32, off, lsz, signed)
     else:
         store(mem8, mem16, mem32, off, lsz, bv)
-        invalidate_code(pcmap, off, 1 << lsz)
+        invalidate_code(pcmap, CL, off, 1 << lsz)
         if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
             ev = L.EV_TOHOST
     if rk == L.RK_L2:
@@ -255,8 +260,12 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
 
 
 @compiled(inline=True)
-def invalidate_code(pcmap, off, size):
-    """A store over decoded instructions makes the new words visible (what fence.i promises)."""
+def invalidate_code(pcmap, CL, off, size):
+    """A store over decoded instructions makes the new words visible (what fence.i promises).
+
+    Returns True when it did; from then on the loop stops following instruction links (a link
+    may lead to a record of the old word).
+    """
     h = off >> 1
     if (pcmap[U(h)] >= 0 or (h > 0 and pcmap[U(h - 1)] >= 0)
             or (size == 4 and pcmap[U(h + 1)] >= 0)):
@@ -265,6 +274,9 @@ def invalidate_code(pcmap, off, size):
             pcmap[U(h - 1)] = -1
         if size == 4:
             pcmap[U(h + 1)] = -1
+        CL[U(L.L_TEXT_DIRTY)] = 1
+        return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,7 +331,7 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
     return L.EV_DONE
 
 
-@compiled
+@compiled(inline=True)
 def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
     """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
 
@@ -530,6 +542,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     horizon = BIG
     switch = True
     first = True
+    # instruction links (next / branch-target slot) are followed until a store hits the text
+    links_ok = CL[U(L.L_TEXT_DIRTY)] == 0
+    link = -1
     ev = 0
     cause = 0
     tval = 0
@@ -573,7 +588,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                    regions, max_cycles)
                     if sev != 0:
                         return sev
+                    links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
             c = found
+            link = -1
             cb = c * L.NCS
             rb = c * L.RS
             pb = c * cap
@@ -613,34 +630,39 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             ev = L.EV_MAX_CYCLES
             switch = True
             continue
-        # ---- fetch ----
-        d = pc - cur_base
-        if d < 0 or d + 2 > cur_size:
-            off, kind = translate(regions, pc, 2)
-            if off < 0 or kind == L.RK_PERIPH or pc & 1:
-                cause = L.CAUSE_FETCH_ACCESS if pc & 1 == 0 else L.CAUSE_FETCH_MISALIGNED
-                tval = pc
-                handler = trap_entry(CS, cb, pc, cause, tval)
-                if handler < 0:
-                    ev = L.EV_FAULT
-                    switch = True
-                    continue
-                pc = handler
-                continue
-            for ri in range(nregions):
-                rbase = regions[U(ri * L.RGW + L.RG_BASE)]
-                if rbase <= pc < rbase + regions[U(ri * L.RGW + L.RG_SIZE)]:
-                    cur_base = rbase
-                    cur_size = regions[U(ri * L.RGW + L.RG_SIZE)]
-                    cur_off = regions[U(ri * L.RGW + L.RG_OFF)]
+        # ---- fetch: follow the previous instruction's link, else look the pc up ----
+        if link >= 0:
+            slot = link
+            link = -1
+        else:
             d = pc - cur_base
-        slot = pcmap[U((cur_off + d) >> 1)]
-        if slot < 0:
-            ev = L.EV_DECODE
-            switch = True
-            continue
+            if d < 0 or d + 2 > cur_size:
+                off, kind = translate(regions, pc, 2)
+                if off < 0 or kind == L.RK_PERIPH or pc & 1:
+                    cause = L.CAUSE_FETCH_ACCESS if pc & 1 == 0 else L.CAUSE_FETCH_MISALIGNED
+                    tval = pc
+                    handler = trap_entry(CS, cb, pc, cause, tval)
+                    if handler < 0:
+                        ev = L.EV_FAULT
+                        switch = True
+                        continue
+                    pc = handler
+                    continue
+                for ri in range(nregions):
+                    rbase = regions[U(ri * L.RGW + L.RG_BASE)]
+                    if rbase <= pc < rbase + regions[U(ri * L.RGW + L.RG_SIZE)]:
+                        cur_base = rbase
+                        cur_size = regions[U(ri * L.RGW + L.RG_SIZE)]
+                        cur_off = regions[U(ri * L.RGW + L.RG_OFF)]
+                d = pc - cur_base
+            slot = pcmap[U((cur_off + d) >> 1)]
+            if slot < 0:
+                ev = L.EV_DECODE
+                switch = True
+                continue
         k = slot * L.NF
         op = code[U(k + L.F_OP)]
+        nlink = code[U(k + L.F_NEXT)]
         wd = code[U(k + L.F_WD)]
         s1 = code[U(k + L.F_S1)]
         s2 = code[U(k + L.F_S2)]
@@ -733,7 +755,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             mem32[U(off >> 2)] = bv & M32
                         else:
                             store(mem8, mem16, mem32, off, lsz, bv)
-                        invalidate_code(pcmap, off, size)
+                        if invalidate_code(pcmap, CL, off, size):
+                            links_ok = False
                         if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
                             ev = L.EV_TOHOST
                             tval = ea
@@ -743,6 +766,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         regions, mem8, mem16, mem32, pcmap, tohost)
                     if ev == L.EV_TOHOST:
                         tval = ea
+                    if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
+                        links_ok = False
                     if dst != 0:
                         horizon = s    # a device may wake cores or start the DMA: re-check
                         if dst == D.DEV_FAULT:
@@ -800,6 +825,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     taken = a >= bv
                 if taken:
                     npc = (pc + imm) & M32
+                    nlink = code[U(k + L.F_TGT)]
                     pen = branch_pen
                     pcat = L.C_BRANCH
                     CS[U(cb + L.CS_TAKEN)] += 1
@@ -810,11 +836,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             elif op == O.OP_JAL:
                 res = npc
                 npc = (pc + imm) & M32
+                nlink = code[U(k + L.F_TGT)]
                 pen = jump_pen
                 pcat = L.C_JUMP
             elif op == O.OP_JALR:
                 res = npc
                 npc = (a + imm) & 0xFFFFFFFE
+                nlink = -1
                 pen = jump_pen
                 # rs1 written by the instruction just before: RI5CY needs one more cycle
                 if s1 != 0 and RDY[U(rb + s1)] >> L.RDY_SHIFT >= s:
@@ -863,6 +891,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         elif op == O.OP_BEQIMM or op == O.OP_BNEIMM:
             if (a == (code[U(k + L.F_IMM2)] & M32)) == (op == O.OP_BEQIMM):
                 npc = (pc + imm) & M32
+                nlink = code[U(k + L.F_TGT)]
                 pen = branch_pen
                 pcat = L.C_BRANCH
                 CS[U(cb + L.CS_TAKEN)] += 1
@@ -947,6 +976,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 continue
             if sev != 0:
                 ev = sev
+            if npc != pc + ln:
+                nlink = -1
 
         # ---- exceptions: enter the handler, or stop with a fault report ----
         if trap >= 0:
@@ -975,14 +1006,17 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             CS[U(cb + L.CS_LPC0)] -= 1
             if CS[U(cb + L.CS_LPC0)] != 0:
                 npc = CS[U(cb + L.CS_LPS0)]
+                nlink = -1
             elif pc == CS[U(cb + L.CS_LPE1)] and CS[U(cb + L.CS_LPC1)] != 0:
                 CS[U(cb + L.CS_LPC1)] -= 1
                 if CS[U(cb + L.CS_LPC1)] != 0:
                     npc = CS[U(cb + L.CS_LPS1)]
+                    nlink = -1
         elif pc == CS[U(cb + L.CS_LPE1)] and CS[U(cb + L.CS_LPC1)] != 0:
             CS[U(cb + L.CS_LPC1)] -= 1
             if CS[U(cb + L.CS_LPC1)] != 0:
                 npc = CS[U(cb + L.CS_LPS1)]
+                nlink = -1
         PCS[U((pb + slot) * L.NPS)] += 1
         CL[U(L.L_HIST + c * 8 + (instret & 7))] = ipc
         if tracing:
@@ -995,6 +1029,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         instret += 1
         t = s + 1 + pen
         pc = npc
+        if links_ok:
+            link = nlink
         if ev != 0:
             switch = True
             continue

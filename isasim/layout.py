@@ -28,9 +28,10 @@ F_CLS = 10    # timing class (TC_*)
 F_MEM = 11    # memory access description (MEM_* bit fields), 0 for non-memory instructions
 F_RD = 12     # raw rd field (hardware-loop index, CSR rd, ...)
 F_WORD = 13   # the instruction word (mtval for illegal instructions)
-F_FP = 14     # 1 if the instruction touches FP state (needs mstatus.FS != Off)
-F_SYM = 15    # id of the symbol (function) the instruction belongs to, for traces
-NF = 16
+F_NEXT = 14   # slot of the instruction at pc + length (-1: not decoded, other region)
+F_TGT = 15    # slot of a branch's or jal's target pc + imm (-1: none, not decoded, other region)
+F_SYM = 16    # id of the symbol (function) the instruction belongs to, for traces
+NF = 17
 
 # F_MEM bit fields: kind (1 load, 2 store) | log2(size) << 2 | signed << 4 | address mode << 5
 #                   | post-increment source << 7
@@ -122,7 +123,7 @@ FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
 (L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
- L_FDIV_BUSY, L_DEVERR, L_NGRANT) = range(12)
+ L_FDIV_BUSY, L_DEVERR, L_NGRANT, L_TEXT_DIRTY) = range(13)
 L_BANK_RR = 16          # 64 round-robin pointers, one per resource (banks 0..31, units 32..)
 L_BANK_WIN = 80         # 64 scratch slots: the winner of each resource in the current cycle
 L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)

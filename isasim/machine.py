@@ -26,7 +26,7 @@ from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
 from isasim.memory import MemoryMap
 from isasim.opcodes import OP_ID
-from isasim.predecode import illegal_record, record
+from isasim.predecode import illegal_record, link, record
 from isasim.result import RunResult
 from toolchain.disasm import disassemble
 from toolchain.program import Program
@@ -130,6 +130,7 @@ class Machine:
                     slot = self._decode_at(addr, grow=False)
                     addr += int(self._records[slot][L.F_LEN])
             self._flush_records()
+            self._link(range(len(self.slot_pc)))
             if id(program) not in _PREDECODE:
                 weakref.finalize(program, _forget, id(program))
             halfwords = np.array([self.mmap.offset_of(a, 2) >> 1 for a in self.slot_pc],
@@ -239,9 +240,20 @@ class Machine:
         self.pcmap[off >> 1] = slot
         if grow:
             self._flush_records()
+            self._link([slot])
             if len(self.slot_pc) > self._cap:
                 self._grow_profile()
         return slot
+
+    def _link(self, slots) -> None:
+        """Fill the engine's next / branch-target links of ``slots`` (see predecode.link)."""
+        def slot_of(pc: int, src: int) -> int:
+            r = self.mmap.region_of(src, 2)
+            if r is None or r.offset < 0 or not (r.base <= pc and pc + 2 <= r.base + r.size):
+                return -1
+            return int(self.pcmap[(r.offset + pc - r.base) >> 1])
+
+        link(self.code.reshape(-1, L.NF), slots, self.slot_pc, slot_of)
 
     def symbol_id(self, addr: int) -> int:
         """Index in ``symbol_names`` of the code symbol at or before ``addr`` (-1: none)."""

@@ -34,6 +34,7 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
     rec[L.F_RM] = 7
     rec[L.F_WD] = rec[L.F_WD2] = L.R_SINK
     rec[L.F_S1] = rec[L.F_S2] = rec[L.F_S3] = L.R_ZERO
+    rec[L.F_NEXT] = rec[L.F_TGT] = -1
     sources: dict[str, int] = {}
     for name, f in e.fields.items():
         value = v[name]
@@ -55,7 +56,6 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
             rec[pos] = sources[slot]
     if "rd" in sources:
         rec[L.F_S3] = sources["rd"]
-    rec[L.F_FP] = int(any(f.kind == "freg" for f in e.fields.values()) or e.extension == "f")
     rec[L.F_SYM] = symbol_id
     return rec
 
@@ -74,4 +74,26 @@ def illegal_record(word: int) -> np.ndarray:
     rec[L.F_WORD] = np.int32(np.uint32(word & 0xFFFFFFFF).view(np.int32))
     rec[L.F_WD] = rec[L.F_WD2] = L.R_SINK
     rec[L.F_S1] = rec[L.F_S2] = rec[L.F_S3] = L.R_ZERO
+    rec[L.F_NEXT] = rec[L.F_TGT] = -1
     return rec
+
+
+# engine ops whose taken path goes to pc + imm (the record's F_TGT link)
+PC_RELATIVE_OPS = frozenset(OP_ID[n] for n in ("beq", "bne", "blt", "bge", "bltu", "bgeu", "jal",
+                                               "beqimm", "bneimm"))
+
+
+def link(code: np.ndarray, slots: np.ndarray, slot_pc: np.ndarray, slot_of) -> None:
+    """Fill the F_NEXT / F_TGT links of ``slots`` in ``code`` (int32[nslots, NF]).
+
+    The engine follows them instead of looking the next pc up in the pc map, which takes a
+    dependent load off every instruction's critical path.  ``slot_of(pc, region_pc)`` gives the
+    slot decoded at ``pc`` or -1; a link never leaves the region of its instruction (the loop
+    keeps the current region's bounds only when it looks a pc up).
+    """
+    for slot in slots:
+        rec = code[slot]
+        pc = int(slot_pc[slot])
+        rec[L.F_NEXT] = slot_of(pc + int(rec[L.F_LEN]), pc)
+        if int(rec[L.F_OP]) in PC_RELATIVE_OPS:
+            rec[L.F_TGT] = slot_of((pc + int(rec[L.F_IMM])) & 0xFFFFFFFF, pc)
