@@ -38,6 +38,9 @@ calls the loop again, which resumes where it stopped.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from isasim import devices as D
 from isasim import layout as L
@@ -282,6 +285,33 @@ def invalidate_code(pcmap, CL, off, size):
 # ---------------------------------------------------------------------------------------------
 # scheduling
 # ---------------------------------------------------------------------------------------------
+@intrinsic
+def lowest_set_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero integer (LLVM cttz: one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return x(x), codegen
+
+
+@compiled(inline=True)
+def rr_before(x, w, rr):
+    """Does requester x come before w in round-robin order starting at rr (0 <= rr <= NREQ)?
+
+    Written without ``%``: Python's modulo of a signed value compiles to a multiply and fix-ups.
+    """
+    dx = x - rr
+    if dx < 0:
+        dx += L.NREQ
+    dw = w - rr
+    if dw < 0:
+        dw += L.NREQ
+    return dx < dw
+
+
 @compiled
 def core_time(CS, b):
     """The cycle up to which a core's time is accounted for, whatever its state."""
@@ -366,9 +396,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     tracing = CFG[U(L.K_TRACE)] != 0
     ngrant = 0
     # wake-ups due now (the wait's loaded value arrives with the core), then bank claims
-    for i in range(n):
-        if group >> i & 1 == 0:
-            continue
+    g = group
+    while g != 0:
+        i = lowest_set_bit(g)
+        g &= g - 1
         b = i * L.NCS
         if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING:
             kind = CS[U(b + L.CS_SLEEP)]
@@ -404,7 +435,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         else:
             if policy == L.POLICY_ROUND_ROBIN:
                 rr = CL[U(L.L_BANK_RR + res)]
-                if (i - rr) % L.NREQ < (w - rr) % L.NREQ:
+                if rr_before(i, w, rr):
                     CL[U(win)] = i
             elif CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
                 CL[U(win)] = i   # FIFO: the older request wins
@@ -427,7 +458,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 port = L.DMA_PORT0 + k
                 if policy == L.POLICY_ROUND_ROBIN:
                     rr = CL[U(L.L_BANK_RR + bank)]
-                    if (port - rr) % L.NREQ < (w - rr) % L.NREQ:
+                    if rr_before(port, w, rr):
                         CL[U(L.L_BANK_WIN + bank)] = port
                     else:
                         ok = False
@@ -447,9 +478,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 if bank >= 0 and CL[U(L.L_BANK_WIN + bank)] == L.DMA_PORT0 + k:
                     CL[U(L.L_BANK_WIN + bank)] = -1
     # grant the winners, make the losers retry
-    for i in range(n):
-        if group >> i & 1 == 0:
-            continue
+    g = group
+    while g != 0:
+        i = lowest_set_bit(g)
+        g &= g - 1
         b = i * L.NCS
         res = CS[U(b + L.CS_PARK_RES)]
         if res == L.RES_FDIV and CL[U(L.L_FDIV_BUSY)] > tmin:
@@ -484,11 +516,13 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 if tracing:
                     D.trace_event(TR, CL, L.TR_CONFLICT, i, tmin, res, w)
     # clear the winner table entries this cycle used
-    for i in range(n):
-        if group >> i & 1:
-            res = CS[U(i * L.NCS + L.CS_PARK_RES)]
-            if res >= 0:
-                CL[U(L.L_BANK_WIN + res)] = -1
+    g = group
+    while g != 0:
+        i = lowest_set_bit(g)
+        g &= g - 1
+        res = CS[U(i * L.NCS + L.CS_PARK_RES)]
+        if res >= 0:
+            CL[U(L.L_BANK_WIN + res)] = -1
     if dma_req:
         CL[U(L.L_BANK_WIN + dbank0)] = -1
         if dbank1 >= 0:
