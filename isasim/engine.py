@@ -394,7 +394,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     policy = CFG[U(L.K_POLICY)]
     nbm = CFG[U(L.K_NBANKS)] - 1
     tracing = CFG[U(L.K_TRACE)] != 0
-    ngrant = 0
+    released = 0
     # wake-ups due now (the wait's loaded value arrives with the core), then bank claims
     g = group
     while g != 0:
@@ -418,7 +418,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_T)] = tmin
             CS[U(b + L.CS_WAKE_T)] = BIG
-            ngrant += 1
+            released |= 1 << i
             group &= ~(1 << i)
             if tracing and kind == L.SLEEP_BARRIER:
                 D.trace_event(TR, CL, L.TR_BAR_RELEASE, i, tmin, 0, 0)
@@ -501,7 +501,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_GRANTED)] = 1
             CS[U(b + L.CS_T)] = tmin
-            ngrant += 1
+            released |= 1 << i
         else:
             CS[U(b + L.CS_PARK_T)] = tmin + 1
             cat = L.C_TCDM if res < 32 else L.C_FPU_STRUCT
@@ -527,7 +527,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         CL[U(L.L_BANK_WIN + dbank0)] = -1
         if dbank1 >= 0:
             CL[U(L.L_BANK_WIN + dbank1)] = -1
-    CL[U(L.L_NGRANT)] = ngrant
+    CL[U(L.L_RELEASED)] = released
     return 0
 
 
@@ -576,6 +576,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     horizon = BIG
     switch = True
     first = True
+    may_run = 0      # a superset of the running cores
+    for i in range(ncores):
+        if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
+            may_run |= 1 << i
     # instruction links (next / branch-target slot) are followed until a store hits the text
     links_ok = CL[U(L.L_TEXT_DIRTY)] == 0
     link = -1
@@ -604,16 +608,17 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             ev = 0
             if tracing and CL[U(L.L_TRN)] >= tr_limit:
                 return L.EV_TRACE_FULL
-            # pick the next runnable core (after the previous one, for fairness)
+            # pick the next runnable core after c (round robin, for fairness) among the cores
+            # that may run: a core only starts running when a scheduling round releases it
             found = -1
             while found < 0:
-                for j in range(1, ncores + 1):
-                    i = c + j
-                    if i >= ncores:
-                        i -= ncores
+                while may_run != 0:
+                    later = may_run & ~((2 << c) - 1)
+                    i = lowest_set_bit(later if later != 0 else may_run)
                     if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
                         found = i
                         break
+                    may_run &= ~(1 << i)
                 if found < 0:
                     # every scheduling round may log records: check before each one
                     if tracing and CL[U(L.L_TRN)] >= tr_limit:
@@ -622,6 +627,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                    regions, max_cycles)
                     if sev != 0:
                         return sev
+                    may_run = CL[U(L.L_RELEASED)]
                     links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
             c = found
             link = -1
@@ -638,7 +644,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             # the earliest cycle at which anybody else could touch shared state; when the
             # scheduler released several cores at once, that cycle is it (no scan needed)
             horizon = BIG
-            if multi and t == CL[U(L.L_NOW)] and CL[U(L.L_NGRANT)] > 1:
+            released = CL[U(L.L_RELEASED)]
+            if multi and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
                 horizon = t
             elif multi:
                 for i in range(ncores):
