@@ -21,6 +21,12 @@ def _xpulp_option(p: argparse.ArgumentParser, default: str | None, help_text: st
     p.add_argument("--xpulp", choices=sorted(XPULP), default=default, help=help_text)
 
 
+def _include_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-I", dest="include_dirs", metavar="DIR", action="append", default=[],
+                   help=".include also looks in DIR, after the including file's directory "
+                        "(repeatable, like as -I)")
+
+
 # ---- isasim asm --------------------------------------------------------------------------------
 def _setup_asm(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("asm", help="assemble a GNU-as source file into an ELF executable")
@@ -29,13 +35,15 @@ def _setup_asm(sub: argparse._SubParsersAction) -> None:
     _xpulp_option(p, "pulpv2", "Xpulp instruction family (default: pulpv2)")
     p.add_argument("--no-rvc", action="store_true",
                    help="start with .option norvc (no compressed instructions)")
+    _include_option(p)
     p.set_defaults(run=_run_asm)
 
 
 def _run_asm(args: argparse.Namespace) -> int:
     from toolchain.commands import assemble_file
 
-    assemble_file(args.source, args.output, XPULP[args.xpulp], rvc=not args.no_rvc)
+    assemble_file(args.source, args.output, XPULP[args.xpulp], rvc=not args.no_rvc,
+                  include_dirs=args.include_dirs)
     return 0
 
 
@@ -69,6 +77,7 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", default="pulp-open",
                    help="preset name (pulp-open, gvsoc-2022, single-core) or a TOML file")
     _xpulp_option(p, None, "Xpulp family (default: the config's, or what the ELF records)")
+    _include_option(p)
     p.add_argument("--max-cycles", type=int, help="stop with a time-out fault after N cycles")
     p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
@@ -100,7 +109,7 @@ def _run_run(args: argparse.Namespace) -> int:
     try:
         machine = Machine(args.config, **overrides)
         family = XPULP[args.xpulp] if args.xpulp else None
-        machine.load(args.program, family=family)
+        machine.load(args.program, family=family, include_dirs=args.include_dirs)
     except (ConfigError, LoadError, ValueError) as e:
         print(f"isasim run: {e}", file=sys.stderr)
         return USAGE_ERROR

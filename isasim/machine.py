@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings as pywarnings
 import weakref
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -52,13 +53,16 @@ class LoadError(ValueError):
     """A program that cannot be placed in this machine's memory."""
 
 
-def load_program(path: str | Path, family: str | None = None, rvc: bool = True) -> Program:
-    """Assemble a ``.s`` file or read an ELF; errors come as the toolchain's exceptions."""
+def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
+                 include_dirs: Sequence[str | Path] = ()) -> Program:
+    """Assemble a ``.s`` file (``.include`` also searching ``include_dirs``) or read an ELF;
+    errors come as the toolchain's exceptions."""
     p = Path(path)
     if p.suffix in (".s", ".S", ".asm"):
         from toolchain.asm import assemble
 
-        return assemble(p.read_text(), filename=str(p), family=family or "xpulpv2", rvc=rvc)
+        return assemble(p.read_text(), filename=str(p), family=family or "xpulpv2", rvc=rvc,
+                        include_dirs=[Path(d) for d in include_dirs])
     from toolchain.elf import read_elf
 
     return read_elf(p, family=family)
@@ -79,9 +83,11 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     # loading
     # ------------------------------------------------------------------------------------------
-    def load(self, program: Program | str | Path, family: str | None = None) -> Machine:
+    def load(self, program: Program | str | Path, family: str | None = None,
+             include_dirs: Sequence[str | Path] = ()) -> Machine:
         if not isinstance(program, Program):
-            program = load_program(program, family=family or self.config.xpulp)
+            program = load_program(program, family=family or self.config.xpulp,
+                                   include_dirs=include_dirs)
         cfg = self.config
         if family is None:
             family = program.family

@@ -6,6 +6,7 @@ a file or list a program's code the same way the command line does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from toolchain.asm import assemble
@@ -16,8 +17,11 @@ from toolchain.table import Isa, load_isa
 
 
 def assemble_file(source: str | Path, output: str | Path | None = None,
-                  family: str = "xpulpv2", rvc: bool = True) -> Path:
+                  family: str = "xpulpv2", rvc: bool = True,
+                  include_dirs: Sequence[str | Path] = ()) -> Path:
     """Assemble ``source`` into an ELF (default: same name with ``.elf``); returns its path.
+
+    ``.include`` looks next to the including file, then in ``include_dirs`` (like ``as -I``).
 
     Raises AsmError for bad source and OSError when a file cannot be read or written.
     """
@@ -25,7 +29,7 @@ def assemble_file(source: str | Path, output: str | Path | None = None,
     out = Path(output) if output is not None else src.with_suffix(".elf")
     # undecodable bytes become U+FFFD and are reported with their line, not as a traceback
     program = assemble(src.read_text(encoding="utf-8", errors="replace"), str(src),
-                       family=family, rvc=rvc)
+                       family=family, rvc=rvc, include_dirs=[Path(d) for d in include_dirs])
     write_elf(program, out)
     return out
 

@@ -126,3 +126,20 @@ def test_module_entry_point(kernel):
                           cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "k.elf" in proc.stderr
+
+
+def test_include_dirs_option(tmp_path, capsys):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "defs.inc").write_text(".equ ANSWER, 42\n")
+    src = tmp_path / "main.s"
+    src.write_text('.include "defs.inc"\n    .globl _start\n_start:\n    li a0, ANSWER\n'
+                   "    li a7, 93\n    ecall\n")
+    code, _, err = run(["asm", str(src)], capsys)
+    assert code == 2 and "include file 'defs.inc' not found" in err
+    assert run(["asm", "-I", str(tmp_path / "nowhere"), "-I", str(tmp_path / "inc"), str(src)],
+               capsys)[0] == 0
+    assert read_elf(src.with_suffix(".elf")).symbol("ANSWER") == 42
+    # `isasim run` assembles with the same search path; the program exits with ANSWER
+    code, out, _ = run(["run", "-I", str(tmp_path / "inc"), "--cores", "1", "--quiet", str(src)],
+                       capsys)
+    assert code == 42

@@ -332,6 +332,36 @@ pick a1
 .endr
 """
 
+# comparison and logical operators, with the precedence GNU as 2.40 really applies (its manual
+# puts the comparisons with + and -)
+OPERATORS = r"""
+.data
+.set a, 5
+.set b, 3
+.byte a == 5, a != 5, a <> 4, a < -b, a > -b, -b <= -3, -b >= 0
+.word (a > -b) + 2, 1 + 2 == 3, 3 == 1 + 2, a < -b || -b < a, a && 0, 0 || 0, 4 && 2
+.word 1 + 2 < 4, 2 & 3 == 2, 1 | 2 + 3, 1 + 2 * 3, 6 ! 1, 1 - 1 == 0 && 2 > 1
+.word -1 < 1, 0xffffffff < 1, 1 || 0 && 0, 1 < 2 == 1, 2 == 2 < 3, 4 > 3 > 2, 1 + -3
+.word !0, !5, !(1 == 2), -(1 < 2), ~0 == -1, 2 ! 3 + 1
+.if a >= 5 && -b < 0
+.byte 0x11
+.endif
+.if a == b || a < 0
+.byte 0xee
+.elseif a - 5 == 0
+.byte 0x22
+.endif
+.macro sized n
+.if \n <= 2
+.byte \n
+.else
+.half \n
+.endif
+.endm
+sized 1
+sized 300
+"""
+
 # a guarded macro file included twice, and one found through the include directory
 INCLUDE = r"""
 .data
@@ -365,7 +395,7 @@ INCLUDED = {
 }
 
 SOURCES = {"redefine": REDEFINE, "repeat": REPEAT, "macro": MACRO, "data": DATA,
-           "conditions": CONDITIONS,
+           "conditions": CONDITIONS, "operators": OPERATORS,
            "arguments": ARGUMENT_MACRO + "\n".join(inv for inv, _ in ARGUMENTS) + "\n"}
 
 
@@ -633,6 +663,10 @@ def errors_of(source: str) -> list[tuple[int, int, str]]:
     (".else\n", (1, 1, ".else without .if")),
     (".if 0\n.else\n.elseif 1\n.endif\n", (3, 1, ".elseif after .else (line 2)")),
     (".if\n.endif\n", (1, 4, ".if expects an expression")),
+    # shifts are checked before they are computed: a huge count is an error, not a hang
+    (".data\n.word 1 + (1 << 100000000000)\n",
+     (2, 7, "shift count 100000000000 out of range [0, 63]")),
+    (".if 1 <\n.endif\n", (1, 8, "expression ends too early")),
     (".if N\n.byte 1\n.endif\n.set N, 1\n",
      (1, 5, "undefined symbol 'N' (constants must be defined before use)")),
     (".ifdef 1x\n.endif\n", (1, 8, ".ifdef expects a symbol name")),

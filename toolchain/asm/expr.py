@@ -2,10 +2,13 @@
 
 Syntax as GNU as accepts it: decimal, ``0x``, ``0b`` and octal-free integers, character literals
 (``'a'``, ``'\\n'``), symbols, ``.`` (the current location), numeric local label references
-(``1b``/``1f``), unary ``- ~ +``, binary operators with GNU as precedence (``* / % << >>`` bind
-tightest, then ``| & ^``, then ``+ -``) and the relocation operators ``%hi``, ``%lo``,
-``%pcrel_hi``, ``%pcrel_lo``.  Since our programs are fully linked the relocation operators are
-computed here rather than left to a linker.
+(``1b``/``1f``), unary ``- ~ + !``, binary operators with the precedence GNU as 2.40 applies
+(``* / % << >>`` bind tightest, then ``| & ^ !`` (``!`` is or-not), then ``+ -``, then the
+comparisons ``== != <> < > <= >=``, then ``&&``, then ``||``; its manual puts the comparisons
+with ``+ -``, its code and output do not) and the relocation operators ``%hi``, ``%lo``,
+``%pcrel_hi``, ``%pcrel_lo``.  A comparison is -1 when true and 0 when false, signed, as in GNU
+as; ``&&``, ``||`` and unary ``!`` give 1 or 0.  Since our programs are fully linked the
+relocation operators are computed here rather than left to a linker.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ _TOKEN = re.compile(r"""
   | (?P<char>'(?:\\(?:[0-7]{1,3}|x[0-9a-fA-F]+|.)|[^\\])'?)
   | (?P<reloc>%[A-Za-z_]+)
   | (?P<name>[A-Za-z_.$][\w.$]*)
-  | (?P<op><<|>>|[-+*/%&|^~()])
+  | (?P<op><<|>>|==|!=|<>|<=|>=|&&|\|\||[-+*/%&|^~()<>!])
 """, re.VERBOSE)
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92, "'": 39,
             '"': 34, "e": 27}
-_BINARY = {"*": 3, "/": 3, "%": 3, "<<": 3, ">>": 3, "|": 2, "&": 2, "^": 2, "+": 1, "-": 1}
+_BINARY = {"*": 6, "/": 6, "%": 6, "<<": 6, ">>": 6, "|": 5, "&": 5, "^": 5, "!": 5, "+": 4,
+           "-": 4, "==": 3, "!=": 3, "<>": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "&&": 2, "||": 1}
+_TIGHTEST = max(_BINARY.values())
 
 
 class ExprError(ValueError):
@@ -147,7 +152,7 @@ class _Parser:
             raise ExprError(f"expected {value!r}, got {tok[1]!r}", tok[2])
 
     def binary(self, level: int) -> Node:
-        if level > 3:
+        if level > _TIGHTEST:
             return self.unary()
         left = self.binary(level + 1)
         while (tok := self.peek()) and tok[0] == "op" and _BINARY.get(tok[1]) == level:
@@ -157,7 +162,7 @@ class _Parser:
 
     def unary(self) -> Node:
         kind, value, pos = self.take()
-        if kind == "op" and value in "-~+":
+        if kind == "op" and value in ("-", "~", "+", "!"):
             return Unary(value, self.unary())
         if kind == "op" and value == "(":
             node = self.binary(1)
@@ -219,6 +224,8 @@ def evaluate(node: Node, env: Env) -> int:
         return env.pc
     if isinstance(node, Unary):
         v = evaluate(node.operand, env)
+        if node.op == "!":
+            return int(v == 0)
         return -v if node.op == "-" else ~v if node.op == "~" else v
     if isinstance(node, Binary):
         a = evaluate(node.left, env)
@@ -246,10 +253,20 @@ def _apply(op: str, a: int, b: int) -> int:
         return q if (a < 0) == (b < 0) else -q
     if op == "%":
         return a - b * _apply("/", a, b)
-    return {
-        "*": a * b, "<<": a << b, ">>": a >> b, "|": a | b, "&": a & b, "^": a ^ b,
-        "+": a + b, "-": a - b,
-    }[op]
+    if op in _COMPARISONS:
+        return -1 if _COMPARISONS[op](a, b) else 0
+    return _OPERATIONS[op](a, b)
+
+
+# computed only for the operator at hand: a shift by a huge or negative count must never run
+_OPERATIONS = {
+    "*": int.__mul__, "<<": int.__lshift__, ">>": int.__rshift__, "|": int.__or__,
+    "&": int.__and__, "^": int.__xor__, "!": lambda a, b: a | ~b, "+": int.__add__,
+    "-": int.__sub__, "&&": lambda a, b: int(a != 0 and b != 0),
+    "||": lambda a, b: int(a != 0 or b != 0),
+}
+_COMPARISONS = {"==": int.__eq__, "!=": int.__ne__, "<>": int.__ne__, "<": int.__lt__,
+                ">": int.__gt__, "<=": int.__le__, ">=": int.__ge__}
 
 
 def walk(node: Node):
