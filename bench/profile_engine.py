@@ -1,0 +1,171 @@
+"""Where the compiled engine loop spends its time: `perf` samples mapped onto numba's machine code.
+
+numba registers no symbols for its code, so `perf report` shows the whole loop as one anonymous
+address range.  This script samples this very process with `perf record` while it runs a
+workload, reads the machine code of `isasim.engine.run` from its own memory, disassembles it
+with `objdump` and prints where the samples fall: outside the loop (by library), then the
+hottest 64-byte blocks of the loop with their hottest instruction.  That is how the costs the
+README names (reference counting, a call pushing array descriptors, a status scan per switch)
+were found.  Needs Linux `perf` (with permission to sample: perf_event_paranoid <= 2) and
+GNU objdump.
+
+    python bench/profile_engine.py [--cores 8] [--policy round_robin] [--seconds 6] [--top 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import ctypes
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).parent))
+from engine import N, matmul  # noqa: E402  (the bench's own workload)
+
+from isasim import engine  # noqa: E402
+from isasim.machine import Machine  # noqa: E402
+from toolchain.asm import assemble  # noqa: E402
+
+CODE_BYTES = 1 << 18     # the loop with everything numba inlined into it fits in this
+
+
+def run_address() -> int:
+    """Entry of the compiled `run` (after one run has loaded or compiled it)."""
+    cres = next(iter(engine.run.overloads.values()))
+    return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+
+
+def workload(cores: int, policy: str):
+    program = assemble(matmul(cores), family="xpulpv2")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(N * N).astype(np.float32)
+    b = rng.standard_normal(N * N).astype(np.float32)
+
+    def once() -> tuple[int, float]:
+        """One run: (simulated instructions, seconds in Machine.run)."""
+        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256)
+        m.load(program)
+        m.write("A", a)
+        m.write("B", b)
+        t = time.perf_counter()
+        n = int(m.run().instret.sum())
+        return n, time.perf_counter() - t
+
+    return once
+
+
+def sample(once, seconds: float, data: Path) -> tuple[int, float]:
+    """Run ``once`` repeatedly under `perf record`; (simulated instructions, seconds in runs)."""
+    perf = subprocess.Popen(["perf", "record", "-q", "-e", "cycles", "-c", "100000", "-o",
+                             str(data), "-p", str(os.getpid())],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(0.5)          # let it attach
+    n = 0
+    busy = 0.0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and perf.poll() is None:
+        k, dt = once()
+        n += k
+        busy += dt
+    perf.send_signal(signal.SIGINT)
+    _, err = perf.communicate(timeout=60)
+    if perf.returncode not in (0, -signal.SIGINT) or not data.exists():
+        raise SystemExit(f"perf record failed: {err.decode(errors='replace').strip()}")
+    return n, busy
+
+
+def samples(data: Path) -> list[tuple[int, str]]:
+    out = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip,dso"], check=True,
+                         capture_output=True, text=True).stdout
+    rows = []
+    for line in out.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2:
+            rows.append((int(parts[0], 16), parts[1].strip("() ")))
+    return rows
+
+
+def disassemble(addr: int, workdir: Path) -> dict[int, str]:
+    """objdump of the loop's machine code, read from this process: {address: instruction}."""
+    blob = workdir / "run.bin"
+    blob.write_bytes(ctypes.string_at(addr, CODE_BYTES))
+    text = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+                           f"--adjust-vma={addr:#x}", str(blob)], check=True,
+                          capture_output=True, text=True).stdout
+    code = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} )+\s*(.*)", line)
+        if m and m.group(2):
+            code[int(m.group(1), 16)] = " ".join(m.group(2).split())
+    return code
+
+
+def _library(dso: str) -> str:
+    if "perf-" in dso and dso.endswith(".map"):
+        return "other numba-compiled code"
+    return Path(dso).name or repr(dso)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cores", type=int, default=8)
+    ap.add_argument("--policy", default="round_robin", choices=("round_robin", "fifo", "none"))
+    ap.add_argument("--seconds", type=float, default=6.0)
+    ap.add_argument("--top", type=int, default=20, help="hottest blocks to list")
+    args = ap.parse_args()
+    for tool in ("perf", "objdump"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"profile_engine: needs `{tool}` on PATH")
+    once = workload(args.cores, args.policy)
+    once()                                   # compile or load the cached engine first
+    addr = run_address()
+    with tempfile.TemporaryDirectory() as tmp:
+        n, busy = sample(once, args.seconds, Path(tmp) / "perf.data")
+        rows = samples(Path(tmp) / "perf.data")
+        code = disassemble(addr, Path(tmp))
+    console = Console()
+    console.print(f"{args.cores} cores, {args.policy}: {n:,} simulated instructions in "
+                  f"{busy:.2f} s of Machine.run ({n / busy / 1e6:.1f} MIPS while sampled), "
+                  f"{len(rows):,} samples (the rest of the process: loading each run)")
+    inside = collections.Counter(ip for ip, _ in rows if addr <= ip < addr + CODE_BYTES)
+    outside = collections.Counter(_library(dso) for ip, dso in rows
+                                  if not addr <= ip < addr + CODE_BYTES)
+    total = len(rows) or 1
+    where = Table(title="where the samples fall")
+    for col in ("code", "share"):
+        where.add_column(col, justify="right" if col == "share" else "left")
+    where.add_row("engine loop (isasim.engine.run and what numba inlined)",
+                  f"{100 * sum(inside.values()) / total:.1f} %")
+    for dso, k in outside.most_common(6):
+        where.add_row(escape(dso), f"{100 * k / total:.1f} %")
+    console.print(where)
+    blocks = collections.Counter()
+    for ip, k in inside.items():
+        blocks[ip & ~63] += k
+    hot = Table(title=f"hottest 64-byte blocks of the loop (offsets from run at {addr:#x})")
+    for col in ("offset", "share", "hottest instruction", "its share"):
+        hot.add_column(col, justify="left" if col == "hottest instruction" else "right")
+    for block, k in blocks.most_common(args.top):
+        ip, kk = max(((i, c) for i, c in inside.items() if i & ~63 == block), key=lambda x: x[1])
+        hot.add_row(f"+{block - addr:#07x}", f"{100 * k / total:.1f} %",
+                    code.get(ip, "?"), f"{100 * kk / total:.1f} %")
+    console.print(hot)
+    console.print("An instruction's samples usually land just after what it waits for (a load, "
+                  "a mispredicted branch): read the block, not the single line.")
+
+
+if __name__ == "__main__":
+    main()
