@@ -444,7 +444,19 @@ class Machine:
         return self.mmap.read(addr, n) if n else b""
 
     def write_bytes(self, addr: int, data: bytes) -> None:
+        """Write guest memory; instructions decoded from the bytes written are decoded again."""
         self.mmap.write(addr, data)
+        if data:
+            self._forget_decoded(self.mmap.offset_of(addr, len(data)), len(data))
+
+    def _forget_decoded(self, off: int, n: int) -> None:
+        """Like a guest store into text: the words are re-decoded when next fetched, and the loop
+        stops following instruction links (some may lead to the old records)."""
+        seg = self.pcmap[max(off // 2 - 1, 0):(off + n + 1) // 2]
+        decoded = seg >= 0
+        if decoded.any():
+            seg[decoded] = -1
+            self.CL[L.L_TEXT_DIRTY] = 1
 
     def read_cstring(self, addr: int, limit: int = 1 << 16) -> bytes:
         out = bytearray()
@@ -692,7 +704,7 @@ class Machine:
 
     def write(self, where: int | str, values) -> None:
         arr = np.ascontiguousarray(values)
-        self.mmap.write(self.address(where), arr.tobytes())
+        self.write_bytes(self.address(where), arr.tobytes())
 
     def reg(self, core: int, name: str | int) -> int:
         """Integer register by number or ABI name (``"a0"``)."""

@@ -7,6 +7,7 @@ the branch back to it lead to its old record: after the store the loop must stop
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from isasim import layout as L
@@ -77,3 +78,26 @@ def test_store_over_code_is_seen_on_every_core():
     # both cores run the program; whichever patches first, both execute the new word after it
     assert r.status == "exited"
     assert all(x[9] == 13 for x in r.x)
+
+
+def test_host_writes_into_text_are_decoded_again():
+    # Machine.write over code that was predecoded at load time (as a test harness patching a
+    # kernel would): the run executes the new word, also through the links of its neighbours
+    source = """
+    .option norvc
+    .text
+    .globl _start
+_start:
+    li a0, 0
+    j patch
+patch:
+    li a0, 1
+    li a7, 93
+    ecall
+"""
+    program = assemble(source, "patch.s")
+    new_word = assemble(".option norvc\n    li a0, 7\n", "w.s").segments()[0].data
+    m = Machine("pulp-open", cores=1).load(program)
+    m.write("patch", np.frombuffer(bytes(new_word), dtype=np.uint32))
+    r = m.run(max_cycles=10_000)
+    assert r.status == "exited" and r.exit_code == 7
