@@ -35,7 +35,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).parent))
 from engine import N, matmul  # noqa: E402  (the bench's own workload)
 
-from isasim import engine  # noqa: E402
+from isasim.engine import run as engine_loop  # noqa: E402
 from isasim.machine import Machine  # noqa: E402
 from toolchain.asm import assemble  # noqa: E402
 
@@ -44,7 +44,7 @@ CODE_BYTES = 1 << 18     # the loop with everything numba inlined into it fits i
 
 def run_address() -> int:
     """Entry of the compiled `run` (after one run has loaded or compiled it)."""
-    cres = next(iter(engine.run.overloads.values()))
+    cres = next(iter(engine_loop.overloads.values()))
     return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
 
 
