@@ -42,8 +42,10 @@ def _setup_asm(sub: argparse._SubParsersAction) -> None:
 def _run_asm(args: argparse.Namespace) -> int:
     from toolchain.commands import assemble_file
 
-    assemble_file(args.source, args.output, XPULP[args.xpulp], rvc=not args.no_rvc,
-                  include_dirs=args.include_dirs)
+    _, warnings = assemble_file(args.source, args.output, XPULP[args.xpulp],
+                                rvc=not args.no_rvc, include_dirs=args.include_dirs)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
     return 0
 
 
@@ -113,6 +115,8 @@ def _run_run(args: argparse.Namespace) -> int:
     except (ConfigError, LoadError, ValueError) as e:
         print(f"isasim run: {e}", file=sys.stderr)
         return USAGE_ERROR
+    for warning in machine.program.warnings:
+        print(warning, file=sys.stderr)
     written = None
     if outputs.wanted:
         result, written = run_with_outputs(machine, args.max_cycles, outputs)

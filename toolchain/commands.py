@@ -18,8 +18,9 @@ from toolchain.table import Isa, load_isa
 
 def assemble_file(source: str | Path, output: str | Path | None = None,
                   family: str = "xpulpv2", rvc: bool = True,
-                  include_dirs: Sequence[str | Path] = ()) -> Path:
-    """Assemble ``source`` into an ELF (default: same name with ``.elf``); returns its path.
+                  include_dirs: Sequence[str | Path] = ()) -> tuple[Path, list[str]]:
+    """Assemble ``source`` into an ELF (default: same name with ``.elf``): its path, and the
+    assembler's warnings.
 
     ``.include`` looks next to the including file, then in ``include_dirs`` (like ``as -I``).
 
@@ -31,7 +32,7 @@ def assemble_file(source: str | Path, output: str | Path | None = None,
     program = assemble(src.read_text(encoding="utf-8", errors="replace"), str(src),
                        family=family, rvc=rvc, include_dirs=[Path(d) for d in include_dirs])
     write_elf(program, out)
-    return out
+    return out, program.warnings
 
 
 def disassembly(program: Program, aliases: bool = True) -> str:

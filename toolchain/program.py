@@ -74,6 +74,8 @@ class Program:
     family: str = DEFAULT_FAMILY
     # explicit load image (an ELF's PT_LOAD headers); None: load the allocated sections
     load: list[Segment] | None = None
+    # the assembler's warnings, formatted like its errors (file:line:column, source, caret)
+    warnings: list[str] = field(default_factory=list)
     _index: tuple[list[int], list[str]] | None = field(default=None, repr=False, compare=False)
 
     def section(self, name: str) -> Section:

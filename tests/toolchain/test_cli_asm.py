@@ -143,3 +143,16 @@ def test_include_dirs_option(tmp_path, capsys):
     code, out, _ = run(["run", "-I", str(tmp_path / "inc"), "--cores", "1", "--quiet", str(src)],
                        capsys)
     assert code == 42
+
+
+def test_asm_and_run_print_assembler_warnings(tmp_path, capsys):
+    """A value GNU as would truncate with a warning assembles, and the warning names the place."""
+    src = tmp_path / "wide.s"
+    src.write_text(".globl _start\n_start:\n    li a0, 0\n    li a7, 93\n    ecall\n"
+                   "    .data\n    .byte 300\n")
+    code, out, err = run(["asm", str(src), "-o", str(tmp_path / "wide.elf")], capsys)
+    assert code == 0 and out == ""
+    assert err.startswith(f"{src}:7:11: warning: value 0x12c truncated to 0x2c\n")
+    assert read_elf(tmp_path / "wide.elf").section(".data").data[0] == 0x2c
+    code, _, err = run(["run", str(src), "--quiet"], capsys)
+    assert code == 0 and "7:11: warning: value 0x12c truncated to 0x2c" in err

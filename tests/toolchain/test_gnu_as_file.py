@@ -51,6 +51,16 @@ _start:
     addi a4, a4, %pcrel_lo(1b)
     call func
     tail func
+    lw a0, table
+    lbu a1, table + 5
+    lh a2, msg
+    lhu a3, msg + 2
+    lb a4, buf
+    sw a0, table + 8, t0
+    sh a1, buf, t1
+    sb a2, buf + 15, t2
+    flw fa0, table, t3
+    fsw fa0, buf + 4, t4
     li a5, 0x12345678
     li a6, CONST
     li a7, LIMIT ; li t0, -LIMIT
@@ -150,3 +160,24 @@ def test_standard_lines_file_equals_gnu_as(option: str, family: str, tmp_path: P
 @pytest.mark.needs_tool
 def test_directives_and_relocations_equal_gnu_as(tmp_path: Path) -> None:
     _compare(MIXED, tmp_path)
+
+
+# values GNU as keeps quietly (anything whose magnitude fits, signed or not) and values it
+# truncates with a warning
+TRUNCATED = """.data
+  .word 0x1ffffffff, -1, 0xffffffff, -0xffffffff
+  .byte 300, -255, 255, -256
+  .half -40000, 0x10000
+  .dword 0x10000000000000000, -0x8000000000000001
+"""
+
+
+@pytest.mark.needs_tool
+def test_truncated_data_values_warn_on_the_lines_gnu_as_warns(tmp_path: Path) -> None:
+    _compare(TRUNCATED, tmp_path)
+    run = subprocess.run([AS, *AS_FLAGS, str(tmp_path / "t.s"), "-o", str(tmp_path / "w.o")],
+                         capture_output=True, text=True)
+    theirs = [int(line.split(":")[1]) for line in run.stderr.splitlines()
+              if ": Warning: " in line]
+    ours = [int(w.split(":")[1]) for w in assemble(TRUNCATED, "t.s").warnings]
+    assert ours == theirs == [2, 3, 3, 4, 5]

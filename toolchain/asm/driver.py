@@ -213,7 +213,7 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
                 alloc=s.alloc, nobits=s.nobits)
         for s in sections]
     return Program(program_sections, symbols, _entry(symbols, sections, l2_base),
-                   parser.family)
+                   parser.family, warnings=parser.errors.formatted_warnings())
 
 
 def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:

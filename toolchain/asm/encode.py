@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
 from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Reloc, Sym, evaluate, parse, walk
-from toolchain.asm.pseudo import PSEUDOS, Part, expand
+from toolchain.asm.pseudo import PSEUDOS, Part, expand, is_symbol_access
 from toolchain.fields import Field
 from toolchain.operands import OperandError, match_instruction
 from toolchain.registers import FREGS, XREGS
@@ -114,9 +114,9 @@ class Encoder:
 
     def _parts(self, insn: Insn, scope: Scope) -> list[Part]:
         args = ", ".join(text for text, _ in insn.operands)
-        if insn.mnemonic not in PSEUDOS:
-            return [Part(insn.mnemonic, args)]
         texts = [text for text, _ in insn.operands]
+        if insn.mnemonic not in PSEUDOS and not is_symbol_access(insn.mnemonic, texts):
+            return [Part(insn.mnemonic, args)]
 
         def value(i: int) -> int:
             text = texts[i].strip()

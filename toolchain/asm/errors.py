@@ -2,7 +2,9 @@
 
 Errors are collected rather than raised at the first one, so a user sees every mistake of a file
 in one run; ``AsmError`` carries the list and formats it like a compiler does (location, message,
-the source line and a caret under the faulty column).
+the source line and a caret under the faulty column).  Warnings (what GNU as accepts with a
+warning, such as a data value truncated to its width) are formatted the same way and travel with
+the assembled program.
 
 A line produced by a macro, ``.rept`` or ``.irp`` expansion has a location in the body it came
 from and an ``Origin`` naming the statement that expanded it.  Its errors are reported at the
@@ -63,10 +65,12 @@ class Diagnostic:
     location: Location                      # never an expanded line: see ``expansion``
     message: str
     expansion: tuple[Location, ...] = ()    # expanded lines, outermost first, if any
+    severity: str = "error"                 # or "warning"
 
     def format(self) -> str:
         loc = self.location
-        lines = [f"{loc.filename}:{loc.line}:{loc.column}: error: {self.message}", *_quote(loc)]
+        lines = [f"{loc.filename}:{loc.line}:{loc.column}: {self.severity}: {self.message}",
+                 *_quote(loc)]
         for step in self.expansion:
             assert step.origin is not None
             lines.append(f"{step.filename}:{step.line}:{step.column}: note: in expansion of "
@@ -124,6 +128,7 @@ class Collector:
 
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.truncated = False
 
     def add(self, location: Location, message: str) -> None:
@@ -134,6 +139,18 @@ class Collector:
         diagnostic = Diagnostic(invocation, message, steps)
         if diagnostic not in self.diagnostics:
             self.diagnostics.append(diagnostic)
+
+    def warn(self, location: Location, message: str) -> None:
+        if len(self.warnings) >= MAX_ERRORS:
+            return
+        invocation, steps = location.unwind()
+        diagnostic = Diagnostic(invocation, message, steps, "warning")
+        if diagnostic not in self.warnings:
+            self.warnings.append(diagnostic)
+
+    def formatted_warnings(self) -> list[str]:
+        return [d.format() for d in sorted(self.warnings,
+                                           key=lambda d: d.location.reading_order())]
 
     def raise_if_any(self) -> None:
         if self.diagnostics:

@@ -80,10 +80,12 @@ class Data(Item):
                 v = scope.shifted(i * self.width).value(text)
             except ExprError as e:
                 raise SourceError(e.message, column + (e.offset or 0)) from None
-            if not -(1 << (bits - 1)) <= v < (1 << bits):
-                raise SourceError(f"value {v:#x} does not fit in {self.width} byte"
-                                  f"{'s' if self.width > 1 else ''}", column)
-            out += (v & ((1 << bits) - 1)).to_bytes(self.width, "little")
+            kept = v & ((1 << bits) - 1)
+            # GNU as keeps quietly what fits as a magnitude, signed or not (.half -40000 is
+            # 0x63c0), and truncates anything else with a warning
+            if v >> bits != 0 and (-v) >> bits != 0:
+                scope.warn(f"value {v:#x} truncated to {kept:#x}", column)
+            out += kept.to_bytes(self.width, "little")
         return bytes(out)
 
 

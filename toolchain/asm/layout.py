@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import Iterator
 
 from toolchain.asm.encode import Encoder
-from toolchain.asm.errors import Collector, SourceError
+from toolchain.asm.errors import Collector, Location, SourceError
 from toolchain.asm.expr import ExprError, Reloc, evaluate, lo12, walk
 from toolchain.asm.items import Align, Insn
 from toolchain.asm.sections import SectionState, place
@@ -38,6 +38,13 @@ class Layout:
         self._busy: set[str] = set()
         self._values: dict[str, int] = {}     # equates evaluated in this sweep
         self._at: dict[int, tuple[SectionState, int]] | None = None   # instruction addresses
+        self._emitting: tuple[Collector, Location] | None = None      # during emit()
+
+    def warn(self, message: str, column: int | None) -> None:
+        """Report a warning at ``column`` (None: the start) of the statement being emitted."""
+        assert self._emitting is not None, "warnings are given while emitting"
+        errors, location = self._emitting
+        errors.warn(location if column is None else location.at(column), message)
 
     def scope(self, section: SectionState, index: int) -> Scope:
         locals_ = section.items[index].locals if index < len(section.items) else {}
@@ -88,11 +95,13 @@ class Layout:
                 self.value_of(name)
 
     def emit(self, errors: Collector) -> dict[str, bytearray]:
-        """Final bytes of every section; item errors go to ``errors`` (the item becomes zeros)."""
+        """Final bytes of every section; item errors go to ``errors`` (the item becomes zeros),
+        and so do the warnings items give through ``Scope.warn``."""
         out: dict[str, bytearray] = {}
         for s in self.sections:
             data = bytearray()
             for i, item in enumerate(s.items):
+                self._emitting = (errors, item.location)
                 try:
                     chunk = item.emit(self.scope(s, i))
                 except SourceError as e:
@@ -182,6 +191,9 @@ class Scope:
 
     def pcrel_lo(self, auipc_addr: int) -> int:
         return self.layout.pcrel_lo(auipc_addr)
+
+    def warn(self, message: str, column: int | None) -> None:
+        self.layout.warn(message, column)
 
     def is_address(self, name: str) -> bool:
         return self.layout.symbols.is_address(name, self.locals)

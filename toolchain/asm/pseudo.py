@@ -1,4 +1,5 @@
-"""Pseudo-instructions that stand for more than one instruction: li, la, lla, call, tail.
+"""Pseudo-instructions that stand for more than one instruction: li, la, lla, call, tail, and
+loads and stores of a symbol's address.
 
 They expand to plain instruction text with the numbers already computed, so the encoder treats
 the pieces like any written instruction.  The sequences are GNU as's (non-PIC, ``-mno-relax``):
@@ -8,7 +9,11 @@ the pieces like any written instruction.  The sequences are GNU as's (non-PIC, `
   the sign-extended lo adds back exactly), or one uncompressed ``addi`` if hi is 0;
 * ``la``/``lla rd, sym``: ``auipc rd, %pcrel_hi(sym)`` + ``addi rd, rd, %pcrel_lo``;
 * ``call [rd,] sym``: ``auipc rd, ...`` + ``jalr rd, lo(rd)`` (rd defaults to ra);
-* ``tail sym``: ``auipc t1, ...`` + ``jalr x0, lo(t1)``.
+* ``tail sym``: ``auipc t1, ...`` + ``jalr x0, lo(t1)``;
+* ``lw rd, sym`` (any integer load): ``auipc rd, %pcrel_hi(sym)`` + ``lw rd, %pcrel_lo(rd)``;
+* ``sw rs, sym, rt`` (any store, and ``flw``, whose destination cannot hold the address):
+  ``auipc rt, ...`` + ``sw rs, lo(rt)``.  As in GNU as, ``sym`` must be an address (a symbol
+  plus or minus a constant), not a plain number.
 
 Pieces GNU as would leave to the linker (anything computed from an address) are never compressed
 because GNU as emits them at full size.
@@ -23,6 +28,17 @@ from toolchain.asm.expr import hi20, lo12
 from toolchain.operands import OperandError
 
 PSEUDOS = ("li", "la", "lla", "call", "tail")
+SYMBOL_LOADS = ("lb", "lh", "lw", "lbu", "lhu")          # lw rd, symbol
+SYMBOL_TEMP_ACCESSES = ("sb", "sh", "sw", "flw", "fsw")   # sw rs, symbol, rt
+
+
+def is_symbol_access(mnemonic: str, operands: list[str]) -> bool:
+    """Is this a load or store written with a symbol in place of ``imm(reg)``?"""
+    if mnemonic in SYMBOL_LOADS:
+        return len(operands) == 2 and "(" not in operands[1]
+    if mnemonic in SYMBOL_TEMP_ACCESSES:
+        return len(operands) == 3 and "(" not in operands[1]
+    return False
 
 
 @dataclass(frozen=True)
@@ -60,6 +76,14 @@ def expand(mnemonic: str, operands: list[str], pc: int, value: Value, dependent:
         _count(mnemonic, operands, (1,), "symbol")
         hi, lo = _pcrel(value(0) - pc)
         return [Part("auipc", f"t1, {hi}", False), Part("jalr", f"x0, {lo}(t1)", False)]
+    if is_symbol_access(mnemonic, operands):
+        base = operands[0] if mnemonic in SYMBOL_LOADS else operands[2]
+        address = value(1)
+        if not dependent(1):
+            raise OperandError("operand 2: expected an address (symbol) or offset(register)", 1)
+        hi, lo = _pcrel(address - pc)
+        return [Part("auipc", f"{base}, {hi}", False),
+                Part(mnemonic, f"{operands[0]}, {lo}({base})", False)]
     raise ValueError(mnemonic)
 
 
