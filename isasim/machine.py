@@ -637,7 +637,10 @@ class Machine:
         # the profile keeps the instructions that were issued or charged a stall
         ran = np.nonzero(pcs.any(axis=(0, 2)))[0]
         pcs = pcs[:, ran]
-        cycles = np.array([self.CS[c * L.NCS + L.CS_T] for c in range(n)], dtype=np.int64)
+        # the cycle up to which each core's time is charged (engine.core_time): a run that ends
+        # in a fault or time-out leaves parked and sleeping cores short of their CS_T
+        cycles = np.array([engine.core_time(self.CS, c * L.NCS) for c in range(n)],
+                          dtype=np.int64)
         instret = np.array([self.CS[c * L.NCS + L.CS_INSTRET] for c in range(n)],
                            dtype=np.int64)
         cats = self.CAT.reshape(n, L.NCAT).copy()

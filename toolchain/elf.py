@@ -178,6 +178,17 @@ def read_elf(source: str | os.PathLike[str] | bytes, family: str | None = None) 
         raise ElfError(f"malformed ELF file: {first}") from None
 
 
+# an allocated section or segment larger than this is refused before memory is set aside for
+# it: far beyond any PULP memory, and a corrupt size field must not exhaust the host
+MAX_ALLOC_BYTES = 1 << 28
+
+
+def _check_size(what: str, addr: int, size: int) -> None:
+    if size > MAX_ALLOC_BYTES:
+        raise ElfError(f"{what} at {addr:#010x} claims {size} bytes, more than the "
+                       f"{MAX_ALLOC_BYTES >> 20} MiB a program may occupy")
+
+
 def _parse(data: bytes, family: str | None) -> Program:
     from elftools.elf.constants import SH_FLAGS
     from elftools.elf.elffile import ELFFile
@@ -196,6 +207,7 @@ def _parse(data: bytes, family: str | None) -> Program:
         if not h["sh_flags"] & SH_FLAGS.SHF_ALLOC or h["sh_size"] == 0:
             continue
         names_by_index[i] = sec.name
+        _check_size(f"section {sec.name or i}", h["sh_addr"], h["sh_size"])
         sections.append(Section(
             sec.name, h["sh_addr"], bytearray(h["sh_size"]) if nobits else bytearray(sec.data()),
             executable=bool(h["sh_flags"] & SH_FLAGS.SHF_EXECINSTR),
@@ -208,18 +220,33 @@ def _parse(data: bytes, family: str | None) -> Program:
             continue
         if h["p_offset"] + h["p_filesz"] > len(data):
             raise ElfError("truncated ELF file: a loadable segment ends past the file end")
+        _check_size("loadable segment", h["p_paddr"], h["p_memsz"])
         load.append(Segment(h["p_paddr"], seg.data(), h["p_memsz"], bool(h["p_flags"] & PF_X),
                             bool(h["p_flags"] & PF_W)))
-    if not sections:   # no section headers (stripped): one section per loadable segment
-        sections = [Section(f".load{i}", s.addr, bytearray(s.data.ljust(s.size, b"\0")),
-                            executable=s.executable, writable=s.writable)
-                    for i, s in enumerate(load)]
+    if not sections:   # no section headers (stripped): sections from the loadable segments
+        sections = _segment_sections(load)
     if not load:
         raise ElfError("ELF file has nothing to load (no PT_LOAD segment)")
 
     symbols = _symbols(elf, names_by_index)
     chosen = family or (recorded if recorded in FAMILIES else DEFAULT_FAMILY)
     return Program(sections, symbols, elf.header["e_entry"], chosen, load=load)
+
+
+def _segment_sections(load: list[Segment]) -> list[Section]:
+    """What a stripped file's segments hold: the bytes of each, and its zero-filled tail
+    (``p_memsz`` past ``p_filesz``, a linker's .bss) as a section of its own, so that only
+    the file's bytes are taken for code."""
+    out = []
+    for i, s in enumerate(load):
+        if s.data:
+            out.append(Section(f".load{i}", s.addr, bytearray(s.data), executable=s.executable,
+                               writable=s.writable))
+        if s.size > len(s.data):
+            out.append(Section(f".load{i}.bss", s.addr + len(s.data),
+                               bytearray(s.size - len(s.data)), writable=s.writable,
+                               nobits=True))
+    return out
 
 
 def _symbols(elf, names_by_index: dict[int, str]) -> dict[str, Symbol]:

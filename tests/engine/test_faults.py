@@ -99,6 +99,16 @@ def test_fault_on_another_core_names_that_core():
     assert_report(r, "illegal instruction", 3, ".word")
 
 
+def test_fault_while_other_cores_wait_for_a_bank_keeps_the_cycle_invariant():
+    """Core 0 faults while the others are parked on a bank they lost (found by fuzzing: their
+    lost cycle was charged but their cycle count stopped one short)."""
+    body = ("    li a4, 0x10000100\n    sw a1, 0(a4)\n    bnez a0, 1f\n"
+            "    sw a0, 0(zero)\n1:  sw a1, 0(a4)\n" + EXIT)
+    r = run(body, cores=4)
+    assert_report(r, "store to unmapped address", 0, "sw")
+    assert r.categories[1:, 2].sum() > 0       # others did lose arbitrations
+
+
 # ---- time-outs and sleeping ----------------------------------------------------------------
 def test_infinite_loop_times_out():
     r = run("1:  j 1b\n", max_cycles=5000)

@@ -489,3 +489,10 @@ def test_symbol_loads_and_stores_need_an_address():
     assert the_error("lw a0, nowhere\n")[2] == "operand 2: undefined symbol 'nowhere'"
     assert "expected a memory operand" in the_error("x: sw a0, x\n")[2]
     assert "expected a memory operand" in the_error("x: flw fa0, x\n")[2]
+
+
+def test_huge_fills_are_errors_not_out_of_memory():
+    assert the_error(".data\n.zero 1 << 40\n") == (
+        2, 7, "size 1099511627776 is too large: the file would fill more than 256 MiB")
+    line, col, msg = the_error(".bss\n.rept 5\n.skip 100000000\n.endr\n")
+    assert (line, col) == (2, 1) and "too large" in msg

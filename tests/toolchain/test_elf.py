@@ -145,7 +145,21 @@ def _section_offset_past_end() -> bytes:
     return bytes(data)
 
 
+def _stripped(memsz_extra: int) -> bytes:
+    """No section headers; the first loadable segment (the code) claims ``memsz_extra`` more
+    bytes in memory than in the file."""
+    data = bytearray(_ours())
+    struct.pack_into("<I", data, 32, 0)          # e_shoff
+    struct.pack_into("<H", data, 48, 0)          # e_shnum
+    struct.pack_into("<H", data, 50, 0)          # e_shstrndx
+    phoff = struct.unpack_from("<I", data, 28)[0]
+    filesz = struct.unpack_from("<I", data, phoff + 16)[0]
+    struct.pack_into("<I", data, phoff + 20, filesz + memsz_extra)   # p_memsz
+    return bytes(data)
+
+
 BAD = {
+    "segment-too-large": (_stripped(0x7FFF0000), "loadable segment at 0x1c000000 claims"),
     "empty": (b"", "not an ELF file"),
     "script": (b"#!/bin/sh\necho hi\n", "not an ELF file"),
     "header-cut": (b"\x7fELF\x01\x01", "truncated ELF file"),
@@ -188,6 +202,17 @@ def test_random_corruption_never_escapes_as_another_exception():
             assert "\n" not in str(e)
             refused += 1
     assert refused > 30
+
+
+def test_stripped_file_takes_only_the_file_bytes_for_code():
+    """A segment's zero-filled tail is data (like .bss), not code to list: a corrupt p_memsz
+    once made `isasim disasm` print millions of c.unimp lines."""
+    program = read_elf(_stripped(0x1000))
+    code = program.executable_sections()
+    assert [(s.name, s.size) for s in code] == [(".load0", 2)]
+    tail = next(s for s in program.sections if s.name == ".load0.bss")
+    assert tail.nobits and tail.addr == code[0].end and tail.size == 0x1000
+    assert disassembly(program).count("\n") < 10
 
 
 def test_missing_file_is_an_os_error(tmp_path):

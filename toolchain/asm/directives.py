@@ -27,6 +27,9 @@ IGNORED = frozenset({".file", ".ident", ".size", ".type", ".attribute", ".loc"})
 _IGNORED_OPTIONS = frozenset({"arch", "pic", "nopic", "relax", "norelax", "csr-check",
                               "no-csr-check"})
 MAX_ALIGN_POWER = 16
+# bytes that .space/.skip/.zero may fill in one file: far more than any PULP memory holds, small
+# enough that a typo such as `.zero 1 << 40` is an error rather than the host running out of memory
+MAX_FILL_BYTES = 1 << 28
 _SYMBOL = re.compile(r"[A-Za-z_.$][\w.$]*")
 
 
@@ -125,7 +128,16 @@ def _space(p: Parser, st: Statement) -> None:
     fill = p.constant(*ops[1]) if len(ops) > 1 else 0
     if size < 0:
         raise SourceError(f"size {size} is negative", ops[0][1])
+    _reserve(p, size, ops[0][1])
     p.add(Blob(st.location, p.locals, data=bytes([fill & 0xFF]) * size), st, zero=fill == 0)
+
+
+def _reserve(p: Parser, size: int, column: int) -> None:
+    """Count ``size`` fill bytes against MAX_FILL_BYTES before they are allocated."""
+    if p.filled + size > MAX_FILL_BYTES:
+        raise SourceError(f"size {size} is too large: the file would fill more than "
+                          f"{MAX_FILL_BYTES >> 20} MiB", column)
+    p.filled += size
 
 
 def _zero(p: Parser, st: Statement) -> None:
@@ -133,6 +145,7 @@ def _zero(p: Parser, st: Statement) -> None:
     size = p.constant(text, column)
     if size < 0:
         raise SourceError(f"size {size} is negative", column)
+    _reserve(p, size, column)
     p.add(Blob(st.location, p.locals, data=bytes(size)), st, zero=True)
 
 

@@ -43,6 +43,7 @@ class Parser:
         self.symbols = SymbolTable()
         self.errors = Collector()
         self.rvc = rvc
+        self.filled = 0      # bytes of .space/.skip/.zero so far (capped: directives.py)
         self.option_stack: list[bool] = []
         self.family = family
         self.family_chosen_at: Location | None = None
