@@ -108,6 +108,12 @@ class Machine:
                 raise LoadError(f"segment at {seg.addr:#010x} (+{seg.size:#x}) does not fit "
                                 f"in the memory map")
             self.mmap.write(seg.addr, seg.data)
+        for sec in program.executable_sections():
+            where = f"code section {sec.name} at {sec.addr:#010x} (+{sec.size:#x})"
+            if sec.addr & 1:
+                raise LoadError(f"{where} is not 2-byte aligned")
+            if self.mmap.region_of(sec.addr, max(sec.size, 1)) is None:
+                raise LoadError(f"{where} does not fit in the memory map")
         self._check_stacks(program)
         # symbols that name code, for per-function trace slices (ids index symbol_names)
         code_syms = sorted((s.value, s.binding != "global", name)
