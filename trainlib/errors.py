@@ -25,3 +25,25 @@ class NotAvailable(TrainlibError):
 
 class SimulationError(TrainlibError):
     """A driver program that faulted, deadlocked or timed out on the simulator."""
+
+
+# ---- checking values read from model files ----------------------------------------------------
+_KINDS = {
+    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "number": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "ints": (lambda v: isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool)
+                                                   for x in v), "a list of integers"),
+    "strs": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+             "a list of strings"),
+}
+
+
+def checked(value, kind: str, what: str):
+    """``value`` if it is of ``kind`` (a key of the table above), else a ModelError naming
+    ``what`` ("layer fc: bias"): TOML lets a user write any type anywhere."""
+    ok, wanted = _KINDS[kind]
+    if not ok(value):
+        raise ModelError(f"{what} must be {wanted}, got {value!r}")
+    return value

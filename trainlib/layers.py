@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from trainlib.errors import ModelError
+from trainlib.errors import ModelError, checked
 
 Shape = tuple[int, ...]
 STEPS = ("fw", "wg", "ig")
@@ -258,9 +258,8 @@ def layer_from_dict(spec: dict, index: int) -> Layer:
     """Build a layer from a model-file table; errors name the layer (or its position)."""
     spec = dict(spec)
     kind = spec.pop("type", None)
-    name = spec.pop("name", None) or f"{kind or 'layer'}{index}"
-    if not isinstance(name, str):
-        raise ModelError(f"layer {index}: name must be a string, got {name!r}")
+    checked(kind, "str", f"layer {index}: type")
+    name = checked(spec.pop("name", None) or f"{kind}{index}", "str", f"layer {index}: name")
     if kind not in LAYER_TYPES:
         raise ModelError(f"layer {name}: unknown layer type {kind!r}; known: "
                          f"{', '.join(sorted(LAYER_TYPES))}")
@@ -275,11 +274,10 @@ def layer_from_dict(spec: dict, index: int) -> Layer:
     for f in PAIR_FIELDS:
         if f in spec:
             spec[f] = _pair(spec[f], f, name)
+    kinds = {"int": "int", "bool": "bool", "float": "number", "str": "str"}
     for f in fields(cls):
-        if f.name in spec and f.type in ("int", int) and not (
-                isinstance(spec[f.name], int) and not isinstance(spec[f.name], bool)):
-            raise ModelError(f"layer {name}: {f.name} must be an integer, got "
-                             f"{spec[f.name]!r}")
+        if f.name in spec and f.type in kinds:
+            checked(spec[f.name], kinds[f.type], f"layer {name}: {f.name}")
     for f in ("in_features", "out_features", "in_channels", "out_channels", "channels"):
         if f in known and spec.get(f, 0) < 1:
             raise ModelError(f"layer {name} ({kind}): {f} must be a positive integer")

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from trainlib.choices import ChoiceTable
-from trainlib.errors import ModelError
+from trainlib.errors import ModelError, checked
 from trainlib.layers import (
     Add,
     AvgPool,
@@ -65,8 +65,10 @@ from trainlib.layers import (
 
 LOSSES = ("mse", "cross_entropy")
 MEMORIES = ("auto", "tcdm", "l2")
-MODEL_KEYS = {"name", "input", "loss", "target", "seed", "memory", "update"}
-OPT_KEYS = {"type", "lr", "weight_decay"}
+# the keys of [model] and [optimizer] and the kind of value each takes (errors.checked)
+MODEL_KEYS = {"name": "str", "input": "ints", "loss": "str", "target": "str", "seed": "int",
+              "memory": "str", "update": "strs"}
+OPT_KEYS = {"type": "str", "lr": "number", "weight_decay": "number"}
 
 Params = dict[str, dict[str, np.ndarray]]
 
@@ -202,17 +204,27 @@ class Model:
     # ---- files --------------------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict, where: str = "model") -> Model:
+        for table in ("model", "optimizer"):
+            if not isinstance(data.get(table, {}), dict):
+                raise ModelError(f"{where}: {table} must be a table ([{table}])")
+        for array in ("layer", "choice"):
+            entries = data.get(array, [])
+            if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+                raise ModelError(f"{where}: {array} must be an array of tables ([[{array}]])")
         m = dict(data.get("model", {}))
-        unknown = set(m) - MODEL_KEYS
+        unknown = set(m) - MODEL_KEYS.keys()
         if unknown:
             raise ModelError(f"{where}: [model] has unknown key(s) {', '.join(sorted(unknown))}")
         if "input" not in m:
             raise ModelError(f"{where}: [model] needs input = [C, H, W]")
         opt = dict(data.get("optimizer", {}))
-        unknown = set(opt) - OPT_KEYS
+        unknown = set(opt) - OPT_KEYS.keys()
         if unknown:
             raise ModelError(f"{where}: [optimizer] has unknown key(s) "
                              f"{', '.join(sorted(unknown))}")
+        for table, values, kinds in (("model", m, MODEL_KEYS), ("optimizer", opt, OPT_KEYS)):
+            for key, value in values.items():
+                checked(value, kinds[key], f"{where}: [{table}] {key}")
         if opt.get("type", "sgd") != "sgd":
             raise ModelError(f"{where}: optimizer type {opt['type']!r}: only sgd is available")
         unknown = set(data) - {"model", "optimizer", "layer", "choice"}

@@ -140,6 +140,9 @@ def plan_model(model: Model, cfg: ClusterConfig, memory: str | None = None,
             name, step = w.key(model)
             raise NotAvailable(f"layer {name} {step}: {why}")
     tensors = model_tensor_bytes(model)
+    if tensors > cfg.l2_size:      # before any tiling search, which grows with the sizes
+        raise PlanError(f"model {model.name}: its tensors need {tensors} bytes, more than the "
+                        f"{cfg.l2_size} bytes of L2 ({tensors - cfg.l2_size} bytes short)")
     extra = 0
     for _, spec in specs:
         tcdm, _ = measure(spec, Tiling("tcdm", spec.extent))

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-KERNELS = Path(__file__).resolve().parents[2] / "asm_kernels"
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS = ROOT / "asm_kernels"
+MODELS = ROOT / "examples"
 
 # tokens a mutation may insert: operators, relocations, directives with extreme arguments,
 # expansion openers without their closers, registers of the wrong kind
@@ -138,3 +140,29 @@ def mutate_elf(data: bytes, rng: random.Random) -> bytes:
         elif len(out) > 1:
             out = out[:rng.randrange(len(out))]
     return bytes(out)
+
+
+# ---- model files -------------------------------------------------------------------------------
+_MODEL_VALUES = ("0", "-1", "1", "2", "3", "1000000", '"x"', "1.5", "[]", "[1]", "[0, 0, 0]",
+                 "true", '"conv2d"', '"linear"', '"relu"', '"maxpool"', '"pw2"', "[3, 1, 1]",
+                 "[1, 32, 32]", '"tcdm"', '"l2"', '"class:99"')
+
+
+def model_files() -> list[str]:
+    """The bundled example models."""
+    return [p.read_text() for p in sorted(MODELS.glob("*.toml"))]
+
+
+def mutate_model(text: str, rng: random.Random) -> str:
+    """Replace values with ones of other types or absurd sizes, delete or duplicate lines."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        kind = rng.random()
+        if "=" in lines[i] and kind < 0.7:
+            lines[i] = lines[i].split("=")[0] + "= " + rng.choice(_MODEL_VALUES)
+        elif kind < 0.85 and len(lines) > 1:
+            del lines[i]
+        else:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+    return "\n".join(lines)

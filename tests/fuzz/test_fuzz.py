@@ -3,12 +3,15 @@
 * mutated kernels through the assembler: a Program or an ``AsmError``, nothing else;
 * random programs through the simulator (1 to 8 cores, every conflict policy): a ``RunResult``
   whose cycle invariant holds, whatever the program did (fault, time-out, deadlock, exit);
-* corrupted ELF files through ``isasim run`` and ``isasim disasm``: an exit status, no traceback.
+* corrupted ELF files through ``isasim run`` and ``isasim disasm``: an exit status, no traceback;
+* mutated model files through ``trainlib plan``: a plan or a one-line error.
 
 Every case runs under a time limit (a hang fails the test with its seed and case).  The default
 batches are small; ``--runslow`` runs twenty times more.  Found this way so far: a ``.zero 1 <<
 40`` that exhausted memory, an ELF segment whose zero-filled tail was listed as millions of
-instructions, and a fault that left parked cores one cycle short of their charged time.
+instructions, a fault that left parked cores one cycle short of their charged time, model-file
+values of the wrong type that escaped as TypeError, and a model far larger than L2 that kept the
+tile search busy for minutes.
 """
 
 from __future__ import annotations
@@ -24,9 +27,17 @@ import pytest
 
 from isasim.cli import main
 from isasim.machine import Machine
-from tests.fuzz.inputs import kernel_sources, mutate_elf, mutate_source, random_program
+from tests.fuzz.inputs import (
+    kernel_sources,
+    model_files,
+    mutate_elf,
+    mutate_model,
+    mutate_source,
+    random_program,
+)
 from toolchain.asm import AsmError, assemble
 from toolchain.elf import elf_bytes
+from trainlib.cli import main as trainlib_main
 
 CASE_SECONDS = 60          # far beyond any case's normal time; only a hang reaches it
 RUN_STATUSES = {"exited", "fault", "timeout", "deadlock"}
@@ -131,4 +142,23 @@ def test_corrupted_elf_files_give_an_exit_status(tmp_path: Path,
         assert 0 <= code <= 255
         assert "Traceback" not in err.getvalue()
         refused += code == 2
+    assert refused > 0
+
+
+def test_mutated_model_files_plan_or_report(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    rng = random.Random(11)
+    models = model_files()
+    path = tmp_path / "fuzz.toml"
+    refused = 0
+    for case in range(batch(request, 60)):
+        path.write_text(mutate_model(rng.choice(models), rng))
+        out, err = io.StringIO(), io.StringIO()
+        with time_limit(f"case {case}: trainlib plan"), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            code = trainlib_main(["plan", str(path)])
+        assert code in (0, 2), err.getvalue()
+        if code == 2:
+            refused += 1
+            assert err.getvalue().startswith("trainlib: error: ")
+            assert err.getvalue().count("\n") == 1, err.getvalue()
     assert refused > 0

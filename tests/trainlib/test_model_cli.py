@@ -11,7 +11,7 @@ import pytest
 from trainlib.choices import Choice, ChoiceTable
 from trainlib.cli import main
 from trainlib.driver import run_config
-from trainlib.errors import ModelError
+from trainlib.errors import ModelError, PlanError
 from trainlib.model import Model
 from trainlib.workflow import plan_model, work_list
 
@@ -89,6 +89,16 @@ BAD = [
     ("padding = 1", "padding = 1\nstrides = 2", "layer conv1 (conv2d): unknown setting(s) strides"),
     ("kernel = 3", "kernel = 9", "layer conv1 (conv2d): kernel (9, 9) does not fit"),
     ('name = "tiny"', 'name = "tiny"\ncolour = 1', "[model] has unknown key(s) colour"),
+    # values of the wrong type (found by fuzzing: they escaped as TypeError / ValueError)
+    ('name = "tiny"', 'name = "tiny"\nseed = "x"', "[model] seed must be an integer, got 'x'"),
+    ('name = "tiny"', 'name = "tiny"\nupdate = 3', "[model] update must be a list of strings"),
+    ('target = "random"', "target = [1]", "[model] target must be a string, got [1]"),
+    ("lr = 0.05", 'lr = "fast"', "[optimizer] lr must be a number, got 'fast'"),
+    ('type = "relu"', "type = [1]", "layer 1: type must be a string, got [1]"),
+    ("padding = 1\nupdate = false", "padding = 1\nbias = 1\nupdate = false",
+     "layer conv1: bias must be true or false, got 1"),
+    ('type = "relu"\nname = "relu1"', 'type = "leakyrelu"\nname = "relu1"\nnegative_slope = "a"',
+     "layer relu1: negative_slope must be a number, got 'a'"),
 ]
 
 
@@ -172,3 +182,20 @@ def test_a_kernel_constraint_is_reported_at_plan_time(tmp_path, capsys):
     assert main(["plan", str(_write(tmp_path, text))]) == 2
     assert "layer conv1 fw: kernel im2row (im2row) refuses these shapes: '1 <= Wk <= 16'" \
         in capsys.readouterr().err
+
+
+def test_top_level_tables_must_be_tables(tmp_path):
+    text = "optimizer = 3\n" + TINY.replace("[optimizer]\nlr = 0.05\n", "")
+    with pytest.raises(ModelError, match=r"optimizer must be a table \(\[optimizer\]\)"):
+        Model.load(_write(tmp_path, text))
+    with pytest.raises(ModelError, match=r"layer must be an array of tables \(\[\[layer\]\]\)"):
+        Model.load(_write(tmp_path, "layer = 5\n" + TINY.split("[[layer]]")[0]))
+
+
+def test_model_larger_than_l2_is_refused_before_tiling(tmp_path):
+    """A classifier of a million outputs (8 GB of weights) used to send the planner's tile
+    search through a million candidates; it is refused at once, in bytes."""
+    p = _write(tmp_path, TINY.replace("out_features = 4", "out_features = 1000000"))
+    with pytest.raises(PlanError, match=r"its tensors need \d+ bytes, more than the 1638400 "
+                                        r"bytes of L2"):
+        plan_model(Model.load(p), run_config("pulp-open", 8))
