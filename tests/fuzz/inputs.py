@@ -30,9 +30,9 @@ TOKENS = (
 )
 
 
-def kernel_sources() -> list[str]:
-    """The bundled kernels: real programs to mutate."""
-    return [p.read_text() for p in sorted(KERNELS.glob("*.s"))]
+def bundled(folder: Path, pattern: str) -> list[str]:
+    """The texts of the bundled files (kernels, example models): real input to mutate."""
+    return [p.read_text() for p in sorted(folder.glob(pattern))]
 
 
 def mutate_source(source: str, rng: random.Random) -> str:
@@ -146,11 +146,6 @@ def mutate_elf(data: bytes, rng: random.Random) -> bytes:
 _MODEL_VALUES = ("0", "-1", "1", "2", "3", "1000000", '"x"', "1.5", "[]", "[1]", "[0, 0, 0]",
                  "true", '"conv2d"', '"linear"', '"relu"', '"maxpool"', '"pw2"', "[3, 1, 1]",
                  "[1, 32, 32]", '"tcdm"', '"l2"', '"class:99"')
-
-
-def model_files() -> list[str]:
-    """The bundled example models."""
-    return [p.read_text() for p in sorted(MODELS.glob("*.toml"))]
 
 
 def mutate_model(text: str, rng: random.Random) -> str:

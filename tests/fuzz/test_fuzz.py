@@ -28,8 +28,9 @@ import pytest
 from isasim.cli import main
 from isasim.machine import Machine
 from tests.fuzz.inputs import (
-    kernel_sources,
-    model_files,
+    KERNELS,
+    MODELS,
+    bundled,
     mutate_elf,
     mutate_model,
     mutate_source,
@@ -68,7 +69,7 @@ def batch(request: pytest.FixtureRequest, default: int) -> int:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_mutated_kernels_assemble_or_report(seed: int, request: pytest.FixtureRequest) -> None:
     rng = random.Random(seed)
-    sources = kernel_sources()
+    sources = bundled(KERNELS, "*.s")
     reported = 0
     for case in range(batch(request, 60)):
         source = mutate_source(rng.choice(sources), rng)
@@ -147,7 +148,7 @@ def test_corrupted_elf_files_give_an_exit_status(tmp_path: Path,
 
 def test_mutated_model_files_plan_or_report(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     rng = random.Random(11)
-    models = model_files()
+    models = bundled(MODELS, "*.toml")
     path = tmp_path / "fuzz.toml"
     refused = 0
     for case in range(batch(request, 60)):
