@@ -17,6 +17,17 @@ XPULP = {"pulpv2": "xpulpv2", "corev": "corev", "none": "none"}
 USAGE_ERROR = 2
 
 
+def _positive(text: str) -> int:
+    """argparse type of counts that must be at least 1 (cycles, rows)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _xpulp_option(p: argparse.ArgumentParser, default: str | None, help_text: str) -> None:
     p.add_argument("--xpulp", choices=sorted(XPULP), default=default, help=help_text)
 
@@ -80,7 +91,7 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
                    help="preset name (pulp-open, gvsoc-2022, single-core) or a TOML file")
     _xpulp_option(p, None, "Xpulp family (default: the config's, or what the ELF records)")
     _include_option(p)
-    p.add_argument("--max-cycles", type=int, help="stop with a time-out fault after N cycles")
+    p.add_argument("--max-cycles", type=_positive, help="stop with a time-out fault after N cycles")
     p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
     p.add_argument("--trace", metavar="OUT", help="write a Perfetto trace: OUT.json (Chrome "
@@ -147,7 +158,7 @@ def _setup_report(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="stall breakdown, hot spots and conflicting (pc, bank) "
                                       "pairs of a saved run")
     p.add_argument("result", help="run result written by 'isasim run --json'")
-    p.add_argument("--top", type=int, default=10, help="rows per table (default: 10)")
+    p.add_argument("--top", type=_positive, default=10, help="rows per table (default: 10)")
     p.add_argument("--html", metavar="OUT", help="also write the HTML report to OUT")
     p.set_defaults(run=_run_report)
 
@@ -188,7 +199,8 @@ def _setup_diff(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("diff", help="compare two saved runs per core, category and function")
     p.add_argument("a", help="run result A (isasim run --json)")
     p.add_argument("b", help="run result B")
-    p.add_argument("--top", type=int, default=10, help="functions to list (default: 10)")
+    p.add_argument("--top", type=_positive, default=10,
+                   help="functions to list (default: 10)")
     p.set_defaults(run=_run_diff)
 
 

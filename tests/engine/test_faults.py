@@ -276,3 +276,5 @@ def test_cli_usage_and_input_errors_exit_2(tmp_path, capsys):
     assert main(["run", "--no-such-option"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
+    assert main(["run", "--max-cycles", "-5", write(tmp_path, EXIT)]) == 2
+    assert "--max-cycles: must be at least 1, got -5" in capsys.readouterr().err
