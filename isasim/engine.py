@@ -683,10 +683,16 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     cause = L.CAUSE_FETCH_ACCESS if pc & 1 == 0 else L.CAUSE_FETCH_MISALIGNED
                     tval = pc
                     handler = trap_entry(CS, cb, pc, cause, tval)
-                    if handler < 0:
+                    if handler < 0 or handler == pc:
+                        # no handler, or the handler itself cannot be fetched: trapping again
+                        # would repeat forever
                         ev = L.EV_FAULT
                         switch = True
                         continue
+                    # like any trap: the lost issue cycle and the jump to the handler
+                    charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, -1, L.C_JUMP, t,
+                           1 + jump_pen)
+                    t += 1 + jump_pen
                     pc = handler
                     continue
                 for ri in range(nregions):

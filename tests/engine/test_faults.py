@@ -8,6 +8,8 @@ status: the program's exit code, 2 for a usage or input error, 3 for a guest fau
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -175,6 +177,28 @@ def test_trap_enters_handler(trigger, cause, tval):
 
 # ---- program exits ---------------------------------------------------------------------------
 SEMIHOST = "    slli x0, x0, 0x1f\n    ebreak\n    srai x0, x0, 7\n"
+
+
+def test_fetch_fault_enters_the_handler_and_costs_a_trap():
+    """A jump to unmapped memory traps like any fault (mepc = mtval = the target) and, like any
+    trap, costs the lost issue cycle and the jump to the handler."""
+    body = HANDLER.format(trigger="trig: jalr zero, 0(zero)").replace(
+        "    li a7, 93\n    ecall", "    csrw mtvec, zero\n" + EXIT)
+    r = run(body)
+    assert r.status == "exited" and r.exit_code == 1          # mcause: fetch access fault
+    assert int(r.x[0][12]) == 0                               # mtval: the address fetched
+    r.check_invariant()
+
+
+def test_unfetchable_trap_handler_is_a_fault_not_a_host_hang(tmp_path):
+    """mtvec pointing at unmapped memory: every trap would trap again at once, without time
+    passing.  Found by fuzzing as a hang of the host inside the compiled loop, where no time
+    limit reaches: run in a child process with a deadline."""
+    src = write(tmp_path, "    li t0, 4\n    csrw mtvec, t0\n    ecall\n")
+    run_ = subprocess.run([sys.executable, "-m", "isasim.cli", "run", src, "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert run_.returncode == 3, run_.stderr
+    assert "instruction fetch outside memory on core 0 at pc 0x00000004" in run_.stderr
 
 
 def test_semihosting_write_and_exit():
