@@ -25,7 +25,7 @@ from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
 from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
-from isasim.memory import MemoryMap
+from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import illegal_record, link, record
 from isasim.result import RunResult
@@ -339,16 +339,11 @@ class Machine:
                 self._set_fault("instruction fetch outside memory", core, pc)
         elif ev == L.EV_CSR:
             self._csr(core, pc)
-        elif ev == L.EV_ECALL:
-            self.host.ecall(core)
-        elif ev == L.EV_EBREAK:
-            if self.CL[L.L_EV_TVAL] == 1:
-                self.host.semihost(core)
-            else:
-                self._set_fault(CAUSE_NAMES[L.CAUSE_BREAKPOINT], core, pc)
-        elif ev == L.EV_TOHOST:
-            if self.host.tohost(core, int(self.CL[L.L_EV_TVAL]) & ~3):
-                self._finish_all()
+        elif ev in (L.EV_ECALL, L.EV_EBREAK, L.EV_TOHOST):
+            try:
+                self._host_call(ev, core, pc)
+            except NotInRam as e:    # the program handed the host a bad pointer
+                self._set_fault("host call with a bad pointer", core, pc, str(e))
         elif ev == L.EV_OUT_FULL:
             self._drain_output()
         elif ev == L.EV_DONE:
@@ -386,6 +381,18 @@ class Machine:
                                        "too", waiting=self._waiters())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _host_call(self, ev: int, core: int, pc: int) -> None:
+        """ecall, semihosting ebreak or a tohost write, served by the host."""
+        if ev == L.EV_ECALL:
+            self.host.ecall(core)
+        elif ev == L.EV_EBREAK:
+            if self.CL[L.L_EV_TVAL] == 1:
+                self.host.semihost(core)
+            else:
+                self._set_fault(CAUSE_NAMES[L.CAUSE_BREAKPOINT], core, pc)
+        elif self.host.tohost(core, int(self.CL[L.L_EV_TVAL]) & ~3):
+            self._finish_all()
 
     def _sleep_pc(self, core: int) -> int:
         """The instruction a sleeping core executed to go to sleep (its pc is the next one)."""

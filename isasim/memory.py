@@ -17,6 +17,13 @@ from isasim.jitcache import compiled
 from isasim.layout import U
 
 
+class NotInRam(KeyError):
+    """A guest address range that no RAM backs (a KeyError, so lookups can treat it as one)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 @dataclass(frozen=True)
 class Region:
     name: str
@@ -64,10 +71,10 @@ class MemoryMap:
         return None
 
     def offset_of(self, addr: int, size: int = 1) -> int:
-        """Byte offset of ``addr`` in the array; KeyError if it is not backed by RAM."""
+        """Byte offset of ``addr`` in the array; NotInRam if it is not backed by RAM."""
         r = self.region_of(addr, size)
         if r is None or r.offset < 0:
-            raise KeyError(f"address {addr:#010x} (+{size}) is not in guest RAM")
+            raise NotInRam(f"address {addr:#010x} (+{size}) is not in guest RAM")
         return r.offset + addr - r.base
 
     def read(self, addr: int, size: int) -> bytes:

@@ -249,6 +249,20 @@ def test_semihosting_feature_file_and_command_line():
     assert int(m.read("cmd_args", 2)[1]) == 7        # length written back
 
 
+@pytest.mark.parametrize("body, detail", [
+    ("    li a7, 64\n    li a0, 1\n    li a1, 0x50000000\n    li a2, 4\n    ecall\n",
+     "address 0x50000000 (+4) is not in guest RAM"),
+    ("    li a7, 64\n    li a0, 1\n    li a1, 0x1c000000\n    li a2, -1\n    ecall\n",
+     "(+4294967295) is not in guest RAM"),
+    ("    li a0, 5\n    li a1, 0x60000000\n" + SEMIHOST, "address 0x60000000 (+12)"),
+])
+def test_host_call_with_a_bad_pointer_is_a_fault(body, detail):
+    """write(1, buf, n) or a semihosting argument block outside guest RAM (found by probing:
+    a KeyError traceback)."""
+    r = run(body + EXIT)
+    assert_report(r, "host call with a bad pointer", 0, "", detail)
+
+
 def test_htif_tohost_exit():
     body = ("    la t0, tohost\n    li t1, (7 << 1) | 1\n    sw t1, 0(t0)\n    sw zero, 4(t0)\n"
             "1:  j 1b\n")

@@ -104,6 +104,9 @@ def _instruction(rng: random.Random) -> str:
         lambda: f"lp.setupi x{rng.randint(0, 1)}, {rng.randint(0, 5)}, 3f",
         lambda: f"lp.setup x{rng.randint(0, 1)}, {x()}, 3f",
         lambda: "ecall",
+        lambda: f"li a7, {rng.choice((64, 93))}",                # ecall: write or exit
+        lambda: (".option push\n    .option norvc\n    slli x0, x0, 0x1f\n    ebreak\n"
+                 "    srai x0, x0, 7\n    .option pop"),                # semihosting call
         lambda: "fence.i",
         lambda: f"jalr {x()}, 0({x()})",
         lambda: "mret",
@@ -113,7 +116,8 @@ def _instruction(rng: random.Random) -> str:
 
 def random_program(rng: random.Random) -> str:
     """A short program of plausible instructions: loops, device and DMA register traffic,
-    hardware loops, traps, FP; most of them fault or hang, which is the point."""
+    hardware loops, traps, host calls with whatever pointers the registers hold, FP; most of
+    them fault or hang, which is the point."""
     body = []
     for _ in range(rng.randint(3, 30)):
         for label in ("1", "2", "3"):

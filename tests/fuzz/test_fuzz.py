@@ -13,7 +13,8 @@ compiled loop does not see Python's signals.  The default batches are small; ``-
 twenty times more.  Found this way so far: a ``.zero 1 << 40`` that exhausted memory, an ELF
 segment whose zero-filled tail was listed as millions of instructions, a fault that left parked
 cores one cycle short of their charged time, a trap handler address that cannot be fetched
-(each trap trapped again at once, and the host spun forever in the compiled loop), model-file
+(each trap trapped again at once, and the host spun forever in the compiled loop), a host
+call (write, semihosting) handed a pointer outside guest RAM (a KeyError traceback), model-file
 values of the wrong type that escaped as TypeError, and a model far larger than L2 that kept
 the tile search busy for minutes.
 """
