@@ -142,7 +142,7 @@ def mutate_elf(data: bytes, rng: random.Random) -> bytes:
             at = rng.randrange(len(out) - 4)
             out[at:at + 4] = rng.getrandbits(32).to_bytes(4, "little")
         elif len(out) > 1:
-            out = out[:rng.randrange(len(out))]
+            out = out[:rng.randrange(1, len(out))]     # never empty: the edits need a byte
     return bytes(out)
 
 
