@@ -15,7 +15,7 @@ import pytest
 from coverage_lines import standard_lines
 from elftools.elf.elffile import ELFFile
 
-from toolchain.asm import assemble
+from toolchain.asm import AsmError, assemble
 from toolchain.program import L2_BASE
 
 AS = "riscv64-unknown-elf-as"
@@ -181,3 +181,58 @@ def test_truncated_data_values_warn_on_the_lines_gnu_as_warns(tmp_path: Path) ->
               if ": Warning: " in line]
     ours = [int(w.split(":")[1]) for w in assemble(TRUNCATED, "t.s").warnings]
     assert ours == theirs == [2, 3, 3, 4, 5]
+
+
+# .fill, .org (data and code: zeros, not nops), LEB128 (one value per line, as RISC-V GNU as
+# takes them), visibility directives (no effect on a linked program), .end
+MORE_DIRECTIVES = """.data
+a: .fill 3
+b: .fill 2, 2, 0x1234
+c: .fill 1, 6, 0x11223344
+d: .fill 2, 3, -1
+e: .uleb128 0
+   .uleb128 127
+   .uleb128 128
+   .uleb128 300
+   .uleb128 -1
+f: .sleb128 0
+   .sleb128 -1
+   .sleb128 63
+   .sleb128 64
+   .sleb128 -64
+   .sleb128 -65
+   .sleb128 1000000
+g: .byte 1
+   .org 0x40
+h: .byte 2
+   .org 0x48, 0xaa
+i: .byte 3
+   .hidden i
+.text
+.globl _start
+_start: nop
+   .org 8
+   nop
+   .end
+   this line is not assembled
+"""
+
+
+@pytest.mark.needs_tool
+def test_fill_org_leb128_and_end_equal_gnu_as(tmp_path: Path) -> None:
+    _compare(MORE_DIRECTIVES, tmp_path)
+
+
+@pytest.mark.needs_tool
+def test_error_and_warning_directives_report_like_gnu_as(tmp_path: Path) -> None:
+    source = '.data\n.fill 2, 9, 1\n.fill -1, 1, 1\n.warning\n.warning "careful, now"\n'
+    (tmp_path / "w.s").write_text(source + '.error "bad"\n')
+    run = subprocess.run([AS, *AS_FLAGS, str(tmp_path / "w.s"), "-o", str(tmp_path / "w.o")],
+                         capture_output=True, text=True)
+    theirs = [line.split(": ", 1)[1] for line in run.stderr.splitlines()[1:]]
+    with pytest.raises(AsmError) as info:
+        assemble(source + '.error "bad"\n', "w.s")
+    assert [d.message for d in info.value.diagnostics] == ["bad"]
+    ours = [w.split("\n")[0].split(": ", 1)[1] for w in assemble(source, "w.s").warnings]
+    assert ours == [t.replace("Warning: ", "warning: ") for t in theirs[:-1]]
+    assert theirs[-1] == "Error: bad"

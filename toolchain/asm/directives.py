@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
 from toolchain.asm.floats import float32_bits
-from toolchain.asm.items import Align, Blob, Data
+from toolchain.asm.items import Align, Blob, Data, Org
 from toolchain.asm.lexer import Statement, parse_string
 from toolchain.table import FAMILIES
 
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Parser", Statement], None]
 
-IGNORED = frozenset({".file", ".ident", ".size", ".type", ".attribute", ".loc"})
+# no effect on a linked, single-file program (symbol visibility included)
+IGNORED = frozenset({".file", ".ident", ".size", ".type", ".attribute", ".loc", ".hidden",
+                     ".internal", ".protected"})
 _IGNORED_OPTIONS = frozenset({"arch", "pic", "nopic", "relax", "norelax", "csr-check",
                               "no-csr-check"})
 MAX_ALIGN_POWER = 16
@@ -132,6 +134,74 @@ def _space(p: Parser, st: Statement) -> None:
     p.add(Blob(st.location, p.locals, data=bytes([fill & 0xFF]) * size), st, zero=fill == 0)
 
 
+def _fill(p: Parser, st: Statement) -> None:
+    """``.fill repeat[, size[, value]]``: GNU as's rules, each unit the low ``size`` bytes of
+    the 8-byte number whose low 4 bytes are ``value`` (size clamped to 8, with a warning; a
+    negative repeat ignored, with a warning)."""
+    ops = _operands(st, 1, 3, "repeat[, size[, value]]")
+    repeat = p.constant(*ops[0])
+    size = p.constant(*ops[1]) if len(ops) > 1 else 1
+    value = p.constant(*ops[2]) if len(ops) > 2 else 0
+    if size > 8:
+        p.errors.warn(st.at(ops[1][1]), ".fill size clamped to 8")
+        size = 8
+    if repeat < 0:
+        p.errors.warn(st.at(ops[0][1]), "repeat < 0; .fill ignored")
+        return
+    if size < 0:
+        raise SourceError(f"size {size} is negative", ops[1][1])
+    _reserve(p, repeat * size, ops[0][1])
+    unit = (value & 0xFFFFFFFF).to_bytes(8, "little")[:size]
+    p.add(Blob(st.location, p.locals, data=unit * repeat), st, zero=not any(unit))
+
+
+def _leb128(signed: bool) -> Handler:
+    """``.uleb128`` / ``.sleb128`` of one constant (RISC-V GNU as takes one per line)."""
+    def handler(p: Parser, st: Statement) -> None:
+        (text, column), = _operands(st, 1, 1, "value")
+        v = p.constant(text, column)
+        if not signed:
+            v &= (1 << 64) - 1
+        out = bytearray()
+        while True:
+            byte = v & 0x7F
+            v >>= 7
+            done = (v == 0 and not byte & 0x40) or (v == -1 and byte & 0x40) if signed else v == 0
+            out.append(byte | (0 if done else 0x80))
+            if done:
+                break
+        p.add(Blob(st.location, p.locals, data=bytes(out)), st)
+    return handler
+
+
+def _org(p: Parser, st: Statement) -> None:
+    """``.org offset[, fill]``: the offset is a constant from the start of the section."""
+    ops = _operands(st, 1, 2, "offset[, fill]")
+    target = p.constant(*ops[0])
+    if target < 0:
+        raise SourceError(f"offset {target} is negative", ops[0][1])
+    fill = p.constant(*ops[1]) & 0xFF if len(ops) > 1 else None
+    _reserve(p, target, ops[0][1])
+    p.add(Org(st.location, p.locals, target=target, fill=fill), st, zero=not fill)
+
+
+def _message(error: bool) -> Handler:
+    """``.error`` / ``.warning ["text"]``: a diagnostic at this line, as GNU as gives."""
+    def handler(p: Parser, st: Statement) -> None:
+        raw = st.args.strip()      # one string, commas and all
+        text = (parse_string(raw).decode(errors="replace") if raw else
+                f"{st.op} directive invoked in source file")
+        if error:
+            raise SourceError(text)
+        p.errors.warn(st.location, text)
+    return handler
+
+
+def _end(p: Parser, st: Statement) -> None:
+    """``.end``: the rest of the file is not assembled."""
+    p.ended = True
+
+
 def _reserve(p: Parser, size: int, column: int) -> None:
     """Count ``size`` fill bytes against MAX_FILL_BYTES before they are allocated."""
     if p.filled + size > MAX_FILL_BYTES:
@@ -230,6 +300,13 @@ DIRECTIVES: dict[str, Handler] = {
     ".space": _space,
     ".skip": _space,
     ".zero": _zero,
+    ".fill": _fill,
+    ".org": _org,
+    ".uleb128": _leb128(False),
+    ".sleb128": _leb128(True),
+    ".error": _message(True),
+    ".warning": _message(False),
+    ".end": _end,
     ".align": _align(True),
     ".p2align": _align(True),
     ".balign": _align(False),

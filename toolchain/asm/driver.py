@@ -44,6 +44,7 @@ class Parser:
         self.errors = Collector()
         self.rvc = rvc
         self.filled = 0      # bytes of .space/.skip/.zero so far (capped: directives.py)
+        self.ended = False   # .end seen: the rest of the file is not assembled
         self.option_stack: list[bool] = []
         self.family = family
         self.family_chosen_at: Location | None = None
@@ -199,6 +200,8 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
                         Includer(include_dirs, parser.errors))
     for st in expander:
         parser.statement(st)
+        if parser.ended:
+            break
     parser.finish()
 
     sections = list(parser.sections.values())

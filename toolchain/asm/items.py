@@ -121,6 +121,24 @@ class Align(Item):
         return fill_bytes(self.size, self.fill, self.code, self.rvc)
 
 
+@dataclass(eq=False)
+class Org(Align):
+    """``.org``: padding up to a fixed offset in the section (with ``fill``, zeros by default,
+    code sections included, as GNU as does)."""
+
+    target: int = 0
+
+    def padding(self, offset: int) -> int:
+        self.backwards = offset > self.target
+        return max(self.target - offset, 0)
+
+    def emit(self, scope: Scope) -> bytes:
+        if self.backwards:
+            raise SourceError(f".org {self.target:#x} would move the location counter "
+                              "backwards")
+        return bytes([self.fill or 0]) * self.size
+
+
 def fill_bytes(n: int, fill: int | None, code: bool, rvc: bool) -> bytes:
     """``n`` bytes of padding: the fill byte, or in code zeros to 2-byte, c.nop, then nops."""
     if fill is not None or not code:
