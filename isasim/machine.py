@@ -116,7 +116,7 @@ class Machine:
                 raise LoadError(f"{where} does not fit in the memory map")
         self._check_stacks(program)
         # symbols that name code, for per-function trace slices (ids index symbol_names)
-        code_syms = sorted((s.value, s.binding != "global", name)
+        code_syms = sorted((s.value, s.binding == "local", name)
                            for name, s in program.symbols.items()
                            if s.section is not None and program.section_at(s.value) is not None
                            and program.section_at(s.value).executable

@@ -33,7 +33,7 @@ _EHDR = struct.Struct("<16sHHIIIIIHHHHHH")
 _PHDR = struct.Struct("<IIIIIIII")
 _SHDR = struct.Struct("<IIIIIIIIII")
 _SYM = struct.Struct("<IIIBBH")
-_BIND = {"local": 0, "global": 1}
+_BIND = {"local": 0, "global": 1, "weak": 2}
 _TYPE = {"notype": 0, "object": 1, "func": 2}
 
 
@@ -84,9 +84,10 @@ def elf_bytes(program: Program) -> bytes:
     headers.append([FAMILY_SECTION, SHT_PROGBITS, 0, 0, program.family.encode(), None, 0, 0, 1,
                     0])
 
-    symbols = sorted(program.symbols.values(), key=lambda s: (s.binding == "global", s.value))
+    # ELF puts every local symbol before the global and weak ones
+    symbols = sorted(program.symbols.values(), key=lambda s: (s.binding != "local", s.value))
     symdata = bytearray(_SYM.size)   # the null symbol
-    first_global = 1 + sum(1 for s in symbols if s.binding != "global")
+    first_global = 1 + sum(1 for s in symbols if s.binding == "local")
     for sym in symbols:
         shndx = index.get(sym.section, SHN_ABS) if sym.section is not None else SHN_ABS
         symdata += _SYM.pack(strtab.add(sym.name), sym.value & 0xFFFFFFFF, sym.size,
@@ -266,9 +267,10 @@ def _symbols(elf, names_by_index: dict[int, str]) -> dict[str, Symbol]:
         section = names_by_index.get(shndx) if isinstance(shndx, int) else None
         if isinstance(shndx, int) and section is None:
             continue   # a symbol of a section that is not loaded (debug info and such)
-        binding = "global" if e["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK") else "local"
-        if sym.name in out and (out[sym.name].binding == "global" or binding == "local"):
-            continue   # one symbol per name: the global one, else the first local
+        binding = {"STB_GLOBAL": "global", "STB_WEAK": "weak"}.get(e["st_info"]["bind"],
+                                                                    "local")
+        if sym.name in out and (out[sym.name].binding != "local" or binding == "local"):
+            continue   # one symbol per name: the global (or weak) one, else the first local
         out[sym.name] = Symbol(sym.name, e["st_value"], e["st_size"], section, binding,
                                kinds.get(kind, "notype"))
     return out

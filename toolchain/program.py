@@ -51,7 +51,7 @@ class Symbol:
     value: int
     size: int = 0
     section: str | None = None        # None: an absolute value (``.equ``), not an address
-    binding: str = "local"            # "local" | "global"
+    binding: str = "local"            # "local" | "global" | "weak"
     kind: str = "notype"              # "func" | "object" | "notype"
 
 
@@ -117,7 +117,7 @@ class Program:
         # at one address globals sort after locals, so they win the lookup (nearest = last);
         # built on first use: a Program is not edited once it is being symbolized
         if self._index is None:
-            ranked = sorted((s.value, s.binding == "global", s.name)
+            ranked = sorted((s.value, s.binding != "local", s.name)
                             for s in self.symbols.values() if s.section is not None)
             self._index = ([v for v, _, _ in ranked], [n for _, _, n in ranked])
         return self._index

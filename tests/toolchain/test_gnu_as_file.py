@@ -16,6 +16,7 @@ from coverage_lines import standard_lines
 from elftools.elf.elffile import ELFFile
 
 from toolchain.asm import AsmError, assemble
+from toolchain.elf import elf_bytes, read_elf
 from toolchain.program import L2_BASE
 
 AS = "riscv64-unknown-elf-as"
@@ -236,3 +237,26 @@ def test_error_and_warning_directives_report_like_gnu_as(tmp_path: Path) -> None
     ours = [w.split("\n")[0].split(": ", 1)[1] for w in assemble(source, "w.s").warnings]
     assert ours == [t.replace("Warning: ", "warning: ") for t in theirs[:-1]]
     assert theirs[-1] == "Error: bad"
+
+
+# .weak: a defined weak symbol is an ordinary (global) one; an undefined one links to 0
+WEAK = """.weak missing
+.weak handler
+.globl _start
+.text
+_start: la a0, missing
+        lui a1, %hi(missing)
+        call handler
+handler: ret
+.data
+table: .word missing, handler, missing + 8
+"""
+
+
+@pytest.mark.needs_tool
+def test_weak_symbols_equal_gnu_as_and_ld(tmp_path: Path) -> None:
+    _compare(WEAK, tmp_path)
+    program = assemble(WEAK, "t.s")
+    assert program.symbols["handler"].binding == "weak" and "missing" not in program.symbols
+    data = elf_bytes(program)
+    assert read_elf(data).symbols["handler"].binding == "weak"

@@ -76,6 +76,11 @@ def _globl(p: Parser, st: Statement) -> None:
         p.symbols.globals.add(name)
 
 
+def _weak(p: Parser, st: Statement) -> None:
+    for name, _ in _operands(st, 1, 1 << 16, "symbol, ..."):
+        p.symbols.weak.add(name)
+
+
 def _local(p: Parser, st: Statement) -> None:
     for name, _ in _operands(st, 1, 1 << 16, "symbol, ..."):
         p.symbols.globals.discard(name)
@@ -279,6 +284,7 @@ DIRECTIVES: dict[str, Handler] = {
     ".globl": _globl,
     ".global": _globl,
     ".local": _local,
+    ".weak": _weak,
     ".equ": _equ(False),
     ".set": _equ(False),
     ".equiv": _equ(True),

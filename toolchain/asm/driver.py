@@ -220,6 +220,12 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
                    parser.family, warnings=parser.errors.formatted_warnings())
 
 
+def _binding(table: SymbolTable, name: str) -> str:
+    if name in table.weak:
+        return "weak"
+    return "global" if name in table.globals else "local"
+
+
 def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:
     table = layout.symbols
     out: dict[str, Symbol] = {}
@@ -228,7 +234,7 @@ def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:
             continue   # assembler-local names, as GNU as leaves them out of the object
         section = label.section
         out[name] = Symbol(name, section.address(label.index), 0, section.name,
-                           "global" if name in table.globals else "local",
+                           _binding(table, name),
                            "func" if section.executable else "object")
     values: dict[str, int] = {}
     for name, eq in table.equates.items():   # every definition, so each one's errors show
@@ -239,7 +245,7 @@ def _symbols(layout: Layout, errors: Collector) -> dict[str, Symbol]:
     for name in table.versions:               # published: the last definition
         if (latest := table.latest(name)) in values:
             out[name] = Symbol(name, values[latest], 0, None,
-                               "global" if name in table.globals else "local", "notype")
+                               _binding(table, name), "notype")
     return out
 
 

@@ -122,6 +122,8 @@ class Layout:
         if name in self._values:
             return self._values[name]
         eq = self.symbols.equates.get(name)
+        if eq is None and name in self.symbols.weak:
+            return 0            # an undefined weak symbol links to address 0, as in ld
         if eq is None:
             raise ExprError(f"undefined symbol {shown_name(name)!r}")
         if name in self._busy:

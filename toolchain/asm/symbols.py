@@ -66,6 +66,7 @@ class SymbolTable:
         self.equates: dict[str, Equate] = {}     # by internal name, in definition order
         self.versions: dict[str, int] = {}       # definitions of each equate name so far
         self.globals: set[str] = set()
+        self.weak: set[str] = set()              # .weak: global, and 0 when never defined
         self._addresses: set[str] = set()        # internal names known to be addresses
         self._not_addresses: set[str] = set()    # ... and known not to be, for now
 
