@@ -26,7 +26,9 @@ TOKENS = (
     ".balign 3", ".skip 100000000", ".zero 1<<40", ".byte 1/0", ".word 1%0", '.string "\\x"',
     "li a0, 1<<70", "la a0, .+1", "j .+1", ".rept 100000", ".irpc c, abc", ".ifc a,b",
     ".exitm", ".purgem m", "call", "tail", ".option xpulpv2", ".option corev", ".option rvc",
-    ".option norvc", "lw a0, 5", "sw a0, x, t0", ".half -40000",
+    ".option norvc", "lw a0, 5", "sw a0, x, t0", ".half -40000", ".org 0x100", ".org -1",
+    ".fill 3, 9, -1", ".fill 1<<30, 8", ".uleb128 -5", ".sleb128 x", ".weak x", ".error",
+    '.warning "w"', ".end",
 )
 
 
