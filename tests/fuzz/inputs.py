@@ -28,7 +28,8 @@ TOKENS = (
     ".exitm", ".purgem m", "call", "tail", ".option xpulpv2", ".option corev", ".option rvc",
     ".option norvc", "lw a0, 5", "sw a0, x, t0", ".half -40000", ".org 0x100", ".org -1",
     ".fill 3, 9, -1", ".fill 1<<30, 8", ".uleb128 -5", ".sleb128 x", ".weak x", ".error",
-    '.warning "w"', ".end",
+    '.warning "w"', ".end", ".insn r 0x33, 0, 0, a0, a1, a2", ".insn i 0x13, 0, a0, a1, 5000",
+    ".insn cr 2, 9, a0, a1", ".insn b 0x63, 0, a0, a1, 1b", ".insn 0x3",
 )
 
 

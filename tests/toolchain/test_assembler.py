@@ -496,3 +496,12 @@ def test_huge_fills_are_errors_not_out_of_memory():
         2, 7, "size 1099511627776 is too large: the file would fill more than 256 MiB")
     line, col, msg = the_error(".bss\n.rept 5\n.skip 100000000\n.endr\n")
     assert (line, col) == (2, 1) and "too large" in msg
+
+
+def test_insn_directive_errors_name_the_field():
+    assert the_error(".insn i 0x13, 0, a0, a1, 5000\n") == (
+        1, 26, "simm12 5000 out of range [-2048, 2047]")
+    assert the_error(".insn r 0x33, 8, 0, a0, a1, a2\n") == (1, 15, "func3 8 out of range [0, 7]")
+    assert the_error(".insn r 0x33, 0, 0, a0, a1, 5\n")[2] == "expected a register, got '5'"
+    assert "not supported" in the_error(".insn cr 2, 9, a0, a1\n")[2]
+    assert the_error(".insn 3, 0x13\n")[2] == ".insn length 3: only 2 and 4 are supported"

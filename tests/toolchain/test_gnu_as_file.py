@@ -260,3 +260,33 @@ def test_weak_symbols_equal_gnu_as_and_ld(tmp_path: Path) -> None:
     assert program.symbols["handler"].binding == "weak" and "missing" not in program.symbols
     data = elf_bytes(program)
     assert read_elf(data).symbols["handler"].binding == "weak"
+
+
+# .insn: every 32-bit format, named and numeric opcodes, both i/s operand shapes, pc-relative
+# b/j targets backwards and forwards, and the raw forms
+INSN = """.text
+.globl _start
+_start:
+.insn r 0x33, 0, 0, a0, a1, a2
+.insn r OP, 0, 0, a0, a1, a2
+.insn r CUSTOM_0, 7, 0x7f, x1, x2, x3
+.insn r4 0x43, 0, 0, fa0, fa1, fa2, fa3
+.insn i 0x13, 0, a0, a1, -5
+.insn i LOAD, 2, a0, 8(a1)
+.insn s 0x23, 2, a0, -4(sp)
+.insn b 0x63, 0, a0, a1, _start
+.insn b BRANCH, 1, a0, a1, later
+.insn u 0x37, a0, 0x12345
+.insn j 0x6f, ra, _start
+.insn j JAL, zero, later
+.insn 0x00000013
+.insn 4, 0x00a58533
+.insn 2, 0x0001
+.insn 0x4501
+later: nop
+"""
+
+
+@pytest.mark.needs_tool
+def test_insn_directive_equals_gnu_as(tmp_path: Path) -> None:
+    _compare(INSN, tmp_path)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
 from toolchain.asm.floats import float32_bits
-from toolchain.asm.items import Align, Blob, Data, Org
+from toolchain.asm.insn import raw_length
+from toolchain.asm.items import Align, Blob, Data, Org, RawInsn
 from toolchain.asm.lexer import Statement, parse_string
 from toolchain.table import FAMILIES
 
@@ -202,6 +203,28 @@ def _message(error: bool) -> Handler:
     return handler
 
 
+def _insn(p: Parser, st: Statement) -> None:
+    """``.insn FORMAT fields`` or ``.insn [length,] value`` (``toolchain.asm.insn``)."""
+    ops = _operands(st, 1, 8, "format, fields or [length,] value")
+    head, column = ops[0]
+    fmt, _, first = head.partition(" ")
+    if first.strip() and fmt.lower() in ("r", "r4", "i", "s", "b", "u", "j", "cr", "ci", "ciw",
+                                         "css", "cl", "cs", "ca", "cb", "cj", "cbc", "csc"):
+        rest = ((first.strip(), column + len(fmt) + 1 + first.index(first.strip())), *ops[1:])
+        size = 4
+        p.add(RawInsn(st.location, p.locals, size, fmt=fmt.lower(), operands=rest), st)
+        return
+    if len(ops) > 2:
+        raise SourceError(f"unknown .insn format {fmt!r} (r, r4, i, s, b, u, j)", column)
+    if len(ops) == 2:
+        size = p.constant(*ops[0])
+        if size not in (2, 4):
+            raise SourceError(f".insn length {size}: only 2 and 4 are supported", column)
+    else:
+        size = raw_length(p.constant(head, column))
+    p.add(RawInsn(st.location, p.locals, size, operands=(ops[-1],)), st)
+
+
 def _end(p: Parser, st: Statement) -> None:
     """``.end``: the rest of the file is not assembled."""
     p.ended = True
@@ -313,6 +336,7 @@ DIRECTIVES: dict[str, Handler] = {
     ".error": _message(True),
     ".warning": _message(False),
     ".end": _end,
+    ".insn": _insn,
     ".align": _align(True),
     ".p2align": _align(True),
     ".balign": _align(False),

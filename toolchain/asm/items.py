@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import Location, SourceError
 from toolchain.asm.expr import ExprError
+from toolchain.asm.insn import encode as insn_word
 
 if TYPE_CHECKING:
     from toolchain.asm.layout import Scope
@@ -119,6 +120,27 @@ class Align(Item):
 
     def emit(self, scope: Scope) -> bytes:
         return fill_bytes(self.size, self.fill, self.code, self.rvc)
+
+
+@dataclass(eq=False)
+class RawInsn(Item):
+    """``.insn``: a word given by format and fields (``toolchain.asm.insn``), or as a value."""
+
+    fmt: str = ""                                 # "" for a raw value
+    operands: tuple[tuple[str, int], ...] = ()
+
+    def emit(self, scope: Scope) -> bytes:
+        def value(text: str, column: int) -> int:
+            try:
+                return scope.value(text)
+            except ExprError as e:
+                raise SourceError(e.message, column + (e.offset or 0)) from None
+
+        if self.fmt:
+            word = insn_word(self.fmt, list(self.operands), scope.pc, value)
+        else:
+            word = value(*self.operands[-1]) & ((1 << (8 * self.size)) - 1)
+        return word.to_bytes(self.size, "little")
 
 
 @dataclass(eq=False)
