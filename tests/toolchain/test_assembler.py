@@ -505,3 +505,8 @@ def test_insn_directive_errors_name_the_field():
     assert the_error(".insn r 0x33, 0, 0, a0, a1, 5\n")[2] == "expected a register, got '5'"
     assert "not supported" in the_error(".insn cr 2, 9, a0, a1\n")[2]
     assert the_error(".insn 3, 0x13\n")[2] == ".insn length 3: only 2 and 4 are supported"
+
+
+def test_incbin_errors():
+    assert the_error('.incbin "no-such.bin"\n')[2].startswith("file 'no-such.bin' not found")
+    assert the_error(".incbin blob\n")[2] == ".incbin expects a file name in double quotes"

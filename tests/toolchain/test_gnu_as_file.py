@@ -290,3 +290,10 @@ later: nop
 @pytest.mark.needs_tool
 def test_insn_directive_equals_gnu_as(tmp_path: Path) -> None:
     _compare(INSN, tmp_path)
+
+
+@pytest.mark.needs_tool
+def test_incbin_equals_gnu_as(tmp_path: Path) -> None:
+    source = ('.data\na: .incbin "blob.bin"\nb: .incbin "blob.bin", 2\n'
+              'c: .incbin "sub/blob.bin", 3, 4\n')
+    _compare(source, tmp_path, files={"blob.bin": "ABCDEFGHIJ", "sub/blob.bin": "0123456789"})

@@ -225,6 +225,24 @@ def _insn(p: Parser, st: Statement) -> None:
     p.add(RawInsn(st.location, p.locals, size, operands=(ops[-1],)), st)
 
 
+def _incbin(p: Parser, st: Statement) -> None:
+    """``.incbin "file"[, skip[, count]]``: the file's bytes, found like an ``.include``."""
+    ops = _operands(st, 1, 3, '"file"[, skip[, count]]')
+    try:
+        name = parse_string(ops[0][0]).decode()
+    except (SourceError, UnicodeDecodeError):
+        raise SourceError(".incbin expects a file name in double quotes", ops[0][1]) from None
+    assert p.includer is not None, "the driver sets the includer"
+    data = p.includer.binary(name, st, ops[0][1])
+    skip = p.constant(*ops[1]) if len(ops) > 1 else 0
+    count = p.constant(*ops[2]) if len(ops) > 2 else len(data) - skip
+    if not 0 <= skip <= len(data) or not 0 <= count <= len(data) - skip:
+        raise SourceError(f"skip {skip} and count {count} do not fit the {len(data)} bytes of "
+                          f"{name!r}", ops[1][1])
+    _reserve(p, count, ops[0][1])
+    p.add(Blob(st.location, p.locals, data=data[skip:skip + count]), st)
+
+
 def _end(p: Parser, st: Statement) -> None:
     """``.end``: the rest of the file is not assembled."""
     p.ended = True
@@ -337,6 +355,7 @@ DIRECTIVES: dict[str, Handler] = {
     ".warning": _message(False),
     ".end": _end,
     ".insn": _insn,
+    ".incbin": _incbin,
     ".align": _align(True),
     ".p2align": _align(True),
     ".balign": _align(False),

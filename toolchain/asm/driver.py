@@ -45,6 +45,7 @@ class Parser:
         self.rvc = rvc
         self.filled = 0      # bytes of .space/.skip/.zero so far (capped: directives.py)
         self.ended = False   # .end seen: the rest of the file is not assembled
+        self.includer: Includer | None = None     # finds .include and .incbin files
         self.option_stack: list[bool] = []
         self.family = family
         self.family_chosen_at: Location | None = None
@@ -196,8 +197,9 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
     source_pieces, lex_errors = pieces(source, filename)
     for where, message in lex_errors:
         parser.errors.add(where, message)
+    parser.includer = Includer(include_dirs, parser.errors)
     expander = Expander(source_pieces, parser.constant, parser.errors, parser.defined,
-                        Includer(include_dirs, parser.errors))
+                        parser.includer)
     for st in expander:
         parser.statement(st)
         if parser.ended:

@@ -1,4 +1,5 @@
-"""``.include "file"``: finding the file and reading it as statement pieces.
+"""``.include "file"``: finding the file and reading it as statement pieces (and, for
+``.incbin``, as bytes).
 
 A relative name is looked for next to the file whose statement includes it (the directory of
 that file's name; the current directory for source text without a file, e.g. ``<input>``),
@@ -50,6 +51,16 @@ class Includer:
         for where, message in lex_errors:
             self.errors.add(where, message)
         return out
+
+    def binary(self, name: str, st: Statement, column: int) -> bytes:
+        """The bytes of the file ``.incbin`` names, found the way ``.include`` finds files."""
+        found, looked = self._find(name, st.location.filename)
+        if found is None:
+            raise SourceError(f"file {name!r} not found (looked for {looked})", column)
+        try:
+            return found.read_bytes()
+        except OSError as e:
+            raise SourceError(f"cannot read {str(found)!r}: {e}", column) from None
 
     def _find(self, name: str, including: str) -> tuple[Path | Traversable | None, str]:
         """The file ``name`` means, or None, and where it was looked for."""
