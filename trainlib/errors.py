@@ -28,13 +28,16 @@ class SimulationError(TrainlibError):
 
 
 # ---- checking values read from model files ----------------------------------------------------
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)     # TOML's true is not a count
+
+
 _KINDS = {
-    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "int": (_is_int, "an integer"),
     "number": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "str": (lambda v: isinstance(v, str), "a string"),
-    "ints": (lambda v: isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool)
-                                                   for x in v), "a list of integers"),
+    "ints": (lambda v: isinstance(v, list) and all(_is_int(x) for x in v), "a list of integers"),
     "strs": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
              "a list of strings"),
 }

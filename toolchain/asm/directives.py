@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
 from toolchain.asm.floats import float32_bits
-from toolchain.asm.insn import raw_length
+from toolchain.asm.insn import COMPRESSED, SHAPES, raw_length
 from toolchain.asm.items import Align, Blob, Data, Org, RawInsn
 from toolchain.asm.lexer import Statement, parse_string
 from toolchain.table import FAMILIES
@@ -208,11 +208,9 @@ def _insn(p: Parser, st: Statement) -> None:
     ops = _operands(st, 1, 8, "format, fields or [length,] value")
     head, column = ops[0]
     fmt, _, first = head.partition(" ")
-    if first.strip() and fmt.lower() in ("r", "r4", "i", "s", "b", "u", "j", "cr", "ci", "ciw",
-                                         "css", "cl", "cs", "ca", "cb", "cj", "cbc", "csc"):
+    if first.strip() and (fmt.lower() in SHAPES or fmt.lower() in COMPRESSED):
         rest = ((first.strip(), column + len(fmt) + 1 + first.index(first.strip())), *ops[1:])
-        size = 4
-        p.add(RawInsn(st.location, p.locals, size, fmt=fmt.lower(), operands=rest), st)
+        p.add(RawInsn(st.location, p.locals, 4, fmt=fmt.lower(), operands=rest), st)
         return
     if len(ops) > 2:
         raise SourceError(f"unknown .insn format {fmt!r} (r, r4, i, s, b, u, j)", column)

@@ -132,21 +132,11 @@ class Collector:
         self.truncated = False
 
     def add(self, location: Location, message: str) -> None:
-        if len(self.diagnostics) >= MAX_ERRORS:
+        if not _record(self.diagnostics, location, message, "error"):
             self.truncated = True
-            return
-        invocation, steps = location.unwind()
-        diagnostic = Diagnostic(invocation, message, steps)
-        if diagnostic not in self.diagnostics:
-            self.diagnostics.append(diagnostic)
 
     def warn(self, location: Location, message: str) -> None:
-        if len(self.warnings) >= MAX_ERRORS:
-            return
-        invocation, steps = location.unwind()
-        diagnostic = Diagnostic(invocation, message, steps, "warning")
-        if diagnostic not in self.warnings:
-            self.warnings.append(diagnostic)
+        _record(self.warnings, location, message, "warning")
 
     def formatted_warnings(self) -> list[str]:
         return [d.format() for d in sorted(self.warnings,
@@ -156,3 +146,14 @@ class Collector:
         if self.diagnostics:
             self.diagnostics.sort(key=lambda d: d.location.reading_order())
             raise AsmError(self.diagnostics, self.truncated)
+
+
+def _record(into: list[Diagnostic], location: Location, message: str, severity: str) -> bool:
+    """Append the diagnostic (once, at the outermost invocation); False when ``into`` is full."""
+    if len(into) >= MAX_ERRORS:
+        return False
+    invocation, steps = location.unwind()
+    diagnostic = Diagnostic(invocation, message, steps, severity)
+    if diagnostic not in into:
+        into.append(diagnostic)
+    return True

@@ -36,6 +36,8 @@ OPCODES = {
 SHAPES = {"r": "func3, func7, rd, rs1, rs2", "r4": "func3, func2, rd, rs1, rs2, rs3",
           "i": "func3, rd, rs1, simm12", "s": "func3, rs2, simm12(rs1)",
           "b": "func3, rs1, rs2, target", "u": "rd, imm20", "j": "rd, target"}
+# GNU's compressed formats: recognised, so that their use gets a clear refusal
+COMPRESSED = ("cr", "ci", "ciw", "css", "cl", "cs", "ca", "cb", "cj", "cbc", "csc")
 # operands with the opcode, once a simm12(rs1) operand is split in two
 FIELDS = {"r": 6, "r4": 7, "i": 5, "s": 5, "b": 5, "u": 3, "j": 3}
 

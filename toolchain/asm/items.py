@@ -77,10 +77,7 @@ class Data(Item):
         out = bytearray()
         bits = 8 * self.width
         for i, (text, column) in enumerate(self.values):
-            try:
-                v = scope.shifted(i * self.width).value(text)
-            except ExprError as e:
-                raise SourceError(e.message, column + (e.offset or 0)) from None
+            v = operand_value(scope.shifted(i * self.width), text, column)
             kept = v & ((1 << bits) - 1)
             # GNU as keeps quietly what fits as a magnitude, signed or not (.half -40000 is
             # 0x63c0), and truncates anything else with a warning
@@ -131,10 +128,7 @@ class RawInsn(Item):
 
     def emit(self, scope: Scope) -> bytes:
         def value(text: str, column: int) -> int:
-            try:
-                return scope.value(text)
-            except ExprError as e:
-                raise SourceError(e.message, column + (e.offset or 0)) from None
+            return operand_value(scope, text, column)
 
         if self.fmt:
             word = insn_word(self.fmt, list(self.operands), scope.pc, value)
@@ -149,6 +143,7 @@ class Org(Align):
     code sections included, as GNU as does)."""
 
     target: int = 0
+    backwards: bool = False          # the last layout put the item past ``target``
 
     def padding(self, offset: int) -> int:
         self.backwards = offset > self.target
@@ -159,6 +154,14 @@ class Org(Align):
             raise SourceError(f".org {self.target:#x} would move the location counter "
                               "backwards")
         return bytes([self.fill or 0]) * self.size
+
+
+def operand_value(scope: Scope, text: str, column: int) -> int:
+    """An operand's value at ``scope``; an expression error points into the operand."""
+    try:
+        return scope.value(text)
+    except ExprError as e:
+        raise SourceError(e.message, column + (e.offset or 0)) from None
 
 
 def fill_bytes(n: int, fill: int | None, code: bool, rvc: bool) -> bytes:
