@@ -371,6 +371,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     """
     n = CFG[U(L.K_NCORES)]
     tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
+    later = BIG      # the earliest cycle after tmin at which a core outside the group acts
     group = 0
     for i in range(n):
         b = i * L.NCS
@@ -382,10 +383,14 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         else:
             continue
         if ti < tmin:
+            if tmin < later:
+                later = tmin
             tmin = ti
             group = 1 << i
         elif ti == tmin:
             group |= 1 << i
+        elif ti < later:
+            later = ti
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
     if tmin > max_cycles:
@@ -528,6 +533,11 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if dbank1 >= 0:
             CL[U(L.L_BANK_WIN + dbank1)] = -1
     CL[U(L.L_RELEASED)] = released
+    # the horizon of a core this round released alone: the cores outside the group, and the
+    # group's losers retrying next cycle (unknown after a DMA beat: its end may wake a core)
+    if group & ~released != 0 and tmin + 1 < later:
+        later = tmin + 1
+    CL[U(L.L_ROUND_HORIZON)] = -1 if dma_req else later
     return 0
 
 
@@ -577,6 +587,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     switch = True
     first = True
     may_run = 0      # a superset of the running cores
+    after_round = False   # the core about to resume is the one a scheduling round released
     for i in range(ncores):
         if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
             may_run |= 1 << i
@@ -628,6 +639,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     if sev != 0:
                         return sev
                     may_run = CL[U(L.L_RELEASED)]
+                    after_round = True
                     links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
             c = found
             link = -1
@@ -647,6 +659,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             released = CL[U(L.L_RELEASED)]
             if multi and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
                 horizon = t
+            elif multi and after_round and CL[U(L.L_ROUND_HORIZON)] >= 0:
+                # the one core the round just released: the round found its horizon
+                horizon = CL[U(L.L_ROUND_HORIZON)]
             elif multi:
                 for i in range(ncores):
                     if i == c:
@@ -664,6 +679,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         horizon = ti
             if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] < horizon:
                 horizon = CL[U(D.DMA_NEXT_T)]
+            after_round = False
             switch = False
 
         ipc = pc

@@ -123,7 +123,7 @@ FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
 (L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
- L_FDIV_BUSY, L_DEVERR, L_RELEASED, L_TEXT_DIRTY) = range(13)
+ L_FDIV_BUSY, L_DEVERR, L_RELEASED, L_TEXT_DIRTY, L_ROUND_HORIZON) = range(14)
 L_BANK_RR = 16          # 64 round-robin pointers, one per resource (banks 0..31, units 32..)
 L_BANK_WIN = 80         # 64 scratch slots: the winner of each resource in the current cycle
 L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
