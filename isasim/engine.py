@@ -450,26 +450,23 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         daddr, dn = D.dma_beat_plan(CL, CFG)
         dbank0 = (daddr >> 2) & nbm
         dbank1 = ((daddr >> 2) + 1) & nbm if dn > 4 else -1
+        # the beat needs both its banks at once: under round robin it takes them only if each
+        # port comes before the bank's core claimant in the rotation; a beat that cannot take
+        # both leaves every claim as it was (a core it would have displaced keeps its bank)
         ok = True
-        if policy != L.POLICY_NONE:
+        if policy == L.POLICY_ROUND_ROBIN:
             for k in range(2):
                 bank = dbank0 if k == 0 else dbank1
-                if bank < 0:
-                    continue
-                w = CL[U(L.L_BANK_WIN + bank)]
-                if w < 0:
-                    CL[U(L.L_BANK_WIN + bank)] = L.DMA_PORT0 + k
-                    continue
-                port = L.DMA_PORT0 + k
-                if policy == L.POLICY_ROUND_ROBIN:
-                    rr = CL[U(L.L_BANK_RR + bank)]
-                    if rr_before(port, w, rr):
-                        CL[U(L.L_BANK_WIN + bank)] = port
-                    else:
+                if bank >= 0:
+                    w = CL[U(L.L_BANK_WIN + bank)]
+                    if w >= 0 and not rr_before(L.DMA_PORT0 + k, w, CL[U(L.L_BANK_RR + bank)]):
                         ok = False
-                else:
-                    CL[U(L.L_BANK_WIN + bank)] = port   # FIFO: the DMA is never younger
         if ok:
+            if policy != L.POLICY_NONE:
+                # (FIFO: the DMA's request is never younger than a core's)
+                CL[U(L.L_BANK_WIN + dbank0)] = L.DMA_PORT0
+                if dbank1 >= 0:
+                    CL[U(L.L_BANK_WIN + dbank1)] = L.DMA_PORT0 + 1
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
             if policy == L.POLICY_ROUND_ROBIN:
                 CL[U(L.L_BANK_RR + dbank0)] = L.DMA_PORT0 + 1
@@ -477,11 +474,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                     CL[U(L.L_BANK_RR + dbank1)] = L.DMA_PORT0 + 2
         else:
             CL[U(D.DMA_NEXT_T)] = tmin + 1
-            # the ports that lost stay out of the winner table
-            for k in range(2):
-                bank = dbank0 if k == 0 else dbank1
-                if bank >= 0 and CL[U(L.L_BANK_WIN + bank)] == L.DMA_PORT0 + k:
-                    CL[U(L.L_BANK_WIN + bank)] = -1
     # grant the winners, make the losers retry
     g = group
     while g != 0:
