@@ -96,13 +96,18 @@ def fault(CL, code):
 
 @compiled
 def deliver_event(CL, CS, CFG, core, bit, t):
-    """Set event ``bit`` in ``core``'s buffer; wake it if it waits for a masked event."""
+    """Set event ``bit`` in ``core``'s buffer; wake it if it waits for a masked event.
+
+    Events are delivered in global cycle order, so a waiting core issued its wait at or before
+    ``t``; it wakes the request and wake-up latencies after ``t`` like every other target, also
+    when its wait issued in the very cycle of the event (a core arriving at a barrier in the
+    same cycle as the last one wakes with it, whichever of the two the loop handled first).
+    """
     CL[U(EU_BUF + core)] |= 1 << bit
     b = core * L.NCS
     if (CL[U(EU_WAIT + core)] != 0 and CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING
             and CS[U(b + L.CS_WAKE_T)] >= BIG and CL[U(EU_BUF + core)] & CL[U(EU_MASK + core)]):
-        CS[U(b + L.CS_WAKE_T)] = max(t, CS[U(b + L.CS_SLEEP_SINCE)]) + CFG[U(L.K_BAR_REQ_LAT)] \
-            + CFG[U(L.K_BAR_WAKE_LAT)]
+        CS[U(b + L.CS_WAKE_T)] = t + CFG[U(L.K_BAR_REQ_LAT)] + CFG[U(L.K_BAR_WAKE_LAT)]
         CS[U(b + L.CS_SLEEP)] = sleep_kind(1 << bit)
 
 

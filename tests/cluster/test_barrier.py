@@ -16,12 +16,12 @@ from .common import EU, EXIT, run_asm
 SKEW = 4        # core c spins 4c more loop iterations (16c more cycles) than core 0
 
 
-def skewed_barrier(rounds: int = 1) -> str:
-    """Each round: core c spins 4 SKEW c + 2 cycles, reads mcycle (s2), waits, reads mcycle."""
+def skewed_barrier(rounds: int = 1, skew: int = SKEW) -> str:
+    """Each round: core c spins 4 skew c + 2 cycles, reads mcycle (s2), waits, reads mcycle."""
     body = ""
     for r in range(rounds):
         body += f"""
-    li t1, {SKEW}
+    li t1, {skew}
     mul t1, t1, a0
 {r + 1}:  addi t1, t1, -1
     bgez t1, {r + 1}b
@@ -64,6 +64,18 @@ def test_skewed_arrivals_leave_together_after_request_and_wakeup_latency(req, wa
     assert r.category("barrier").tolist() == (resume - arrive - 1).tolist()
     assert r.perf["ELW"].tolist() == [1] * 8
     assert r.cycles.tolist() == [resume + 4] * 8                # csrr, then 3 exit instructions
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
+def test_cores_arriving_in_the_same_cycle_leave_together(policy):
+    """No skew: all 8 cores issue their p.elw in cycle 11 and every one resumes at 11 + 6 + 2 =
+    19, having slept 7 cycles.  Regression: the loop handles same-cycle arrivals one after the
+    other, and the 7 cores handled before the last one woke a cycle late (at 20)."""
+    r, _ = run_asm(skewed_barrier(skew=0), conflict_policy=policy)
+    assert r.x[:, 18].tolist() == [10] * 8
+    assert r.x[:, 19].tolist() == [19] * 8
+    assert r.category("barrier").tolist() == [7] * 8
+    assert r.cycles.tolist() == [23] * 8
 
 
 def test_barrier_is_reusable_and_each_round_costs_the_same():
