@@ -844,8 +844,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 granted = 0
                 if trap < 0:
                     if mis != 0:
+                        # the first half of the access; the instruction issues with the second
                         charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_MISALIGNED,
-                               s + 1, CFG[U(L.K_MISALIGN_PEN)])
+                               s, CFG[U(L.K_MISALIGN_PEN)])
                         s += CFG[U(L.K_MISALIGN_PEN)]
                     inc = (mem >> L.MEM_INC_SHIFT) & 3
                     if inc != L.INC_NONE:
@@ -1043,8 +1044,12 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 switch = True
                 continue
             if trap == L.CAUSE_ECALL_M or trap == L.CAUSE_BREAKPOINT:
-                instret += 1      # ecall/ebreak retire; faulting instructions do not
+                # ecall/ebreak retire (faulting instructions do not): issued at s like any other
                 PCS[U((pb + slot) * L.NPS)] += 1
+                CL[U(L.L_HIST + c * 8 + (instret & 7))] = ipc
+                if tracing:
+                    trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
+                instret += 1
             else:
                 # the faulting instruction does not retire: its issue cycle is charged as part
                 # of the jump to the handler
