@@ -59,3 +59,44 @@ def events_of(events: np.ndarray, kind: int) -> np.ndarray:
 def words(values) -> str:
     """``.word`` lines for a data section."""
     return "".join(f"    .word {int(v)}\n" for v in values)
+
+
+def bank_traffic(seed: int) -> tuple[str, int, list[list[int]]]:
+    """Cores issuing TCDM loads in straight-line code (mostly to banks 0-3, where the DMA's
+    first beats land) while core 0's transfer writes TCDM: (source, cores, bank of each
+    instruction of each core's body, -1 for a nop)."""
+    rng = np.random.default_rng(seed)
+    cores = int(rng.choice([3, 4, 8]))
+    banks = [[int(b) if rng.random() < 0.7 else -1
+              for b in np.where(rng.random(60) < 0.8, rng.integers(0, 4, 60),
+                                rng.integers(0, 16, 60))] for _ in range(cores)]
+    bodies = "".join(
+        f"core{c}:\n" + "".join(f"    lw t1, {4 * b + 64 * int(rng.integers(0, 4))}(t5)\n"
+                                if b >= 0 else "    nop\n" for b in banks[c]) + "    j done\n"
+        for c in range(cores))
+    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
+    cmd = (1 << 17) | (1 << 18) | int(rng.choice([128, 256, 512]))   # L2 -> TCDM, incrementing
+    source = f"""
+    .text
+    .globl _start
+_start:
+    csrr a0, mhartid
+    li s2, {DMA:#x}
+    li t5, 0x10001000           # bank 0
+    bnez a0, 1f
+    la t3, dst
+    la t4, src
+    li t0, {cmd:#x}
+    sw t0, 0(s2)
+    sw t3, 0(s2)
+    sw t4, 0(s2)
+1:
+{dispatch}{bodies}done:
+""" + EXIT + """
+    .data
+src: .zero 512
+    .section .l1, "aw"
+    .p2align 6
+dst: .zero 512
+"""
+    return source, cores, banks

@@ -13,7 +13,7 @@ import pytest
 
 from isasim import layout as L
 
-from .common import DMA, EU, EXIT, events_of, run_asm, run_asm_traced, words
+from .common import DMA, EU, EXIT, bank_traffic, events_of, run_asm, run_asm_traced, words
 
 LINE, LINES, STRIDE = 32, 4, 64     # 4 lines of 32 bytes, 64 bytes apart in L2
 LENGTH = LINE * LINES               # 128 bytes land contiguously in TCDM
@@ -191,54 +191,13 @@ dst: .zero 64
     assert r.cycles[0] == 35
 
 
-def _bank_traffic(seed: int) -> tuple[str, int, list[list[int]]]:
-    """Cores issuing TCDM loads in straight-line code (mostly to banks 0-3, where the DMA's
-    first beats land) while core 0's transfer writes TCDM: (source, cores, bank of each
-    instruction of each core's body, -1 for a nop)."""
-    rng = np.random.default_rng(seed)
-    cores = int(rng.choice([3, 4, 8]))
-    banks = [[int(b) if rng.random() < 0.7 else -1
-              for b in np.where(rng.random(60) < 0.8, rng.integers(0, 4, 60),
-                                rng.integers(0, 16, 60))] for _ in range(cores)]
-    bodies = "".join(
-        f"core{c}:\n" + "".join(f"    lw t1, {4 * b + 64 * int(rng.integers(0, 4))}(t5)\n"
-                                if b >= 0 else "    nop\n" for b in banks[c]) + "    j done\n"
-        for c in range(cores))
-    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
-    cmd = CMD_L2_TO_TCDM | CMD_INCR | int(rng.choice([128, 256, 512]))
-    source = f"""
-    .text
-    .globl _start
-_start:
-    csrr a0, mhartid
-    li s2, {DMA:#x}
-    li t5, 0x10001000           # bank 0
-    bnez a0, 1f
-    la t3, dst
-    la t4, src
-    li t0, {cmd:#x}
-    sw t0, 0(s2)
-    sw t3, 0(s2)
-    sw t4, 0(s2)
-1:
-{dispatch}{bodies}done:
-""" + EXIT + """
-    .data
-src: .zero 512
-    .section .l1, "aw"
-    .p2align 6
-dst: .zero 512
-"""
-    return source, cores, banks
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_a_bank_serves_one_core_per_cycle_while_the_dma_competes(seed):
     """Read from the event log: in no cycle do two cores access the same bank, while the DMA's
     two-port beats compete for the same banks under round robin.  Regression: a beat that won
     one of its banks and lost the other gave up both, and then every core that had claimed the
     bank it won was granted that bank in the same cycle (44 of 200 such programs)."""
-    source, cores, banks = _bank_traffic(seed)
+    source, cores, banks = bank_traffic(seed)
     r, m, ev = run_asm_traced(source, cores=cores, conflict_policy="round_robin")
     assert r.status == "exited"
     users: dict[tuple[int, int], int] = {}
