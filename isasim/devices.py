@@ -14,7 +14,9 @@ window and returns ``(value, status)``:
                   queued, an event was sent to a core): the loop must stop running this core
                   ahead of the others (it re-checks its horizon), or the DMA's beats and the
                   woken cores would be interleaved out of cycle order with this core's later
-                  accesses (a lone core polling the DMA status would never see it finish).
+                  accesses (a lone core polling the DMA status would never see it finish);
+* ``DEV_RETRY``   not done: the DMA's command queue is full; the core tries the same access
+                  again in the next cycle (mchan holds the request until a transfer completes).
 
 Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
 
@@ -31,6 +33,8 @@ Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
   external address, and for 2-D the line length and the external stride; 0x4 STATUS — a read
   gives the mask of busy ids, a write frees ids.  Transfers run in order at ``dma_bandwidth``
   bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is arbitrated with the cores.
+  A command completed while the queue holds 16 transfers waits: its last store is retried each
+  cycle, charged to ``dma_wait``, until a transfer completes and frees a slot.
   Each command word is checked when it is written (length and 2-D line length non-zero and
   multiples of 4, TCDM address word aligned and the TCDM side inside the TCDM, the external
   side inside L2 / RAM), so a bad transfer ends the run at the store that asked for it.
@@ -45,7 +49,7 @@ from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import translate
 
-DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP, DEV_SYNC = 0, 1, 2, 3, 4, 5
+DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP, DEV_SYNC, DEV_RETRY = range(7)
 SIMDEV_PUTCHAR = 0x0
 SIMDEV_EXIT = 0x4
 SIMDEV_SIZE = 0x10
@@ -75,13 +79,12 @@ DMA_END = DMA_Q + DMA_QUEUE * QW
 
 # error codes reported with DEV_FAULT
 (DEVERR_NONE, DEVERR_UNMAPPED, DEVERR_READ_ONLY, DEVERR_DMA_RANGE, DEVERR_DMA_ALIGN,
- DEVERR_DMA_QUEUE, DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH,
- DEVERR_DMA_TCDM_RANGE) = range(10)
+ DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH, DEVERR_DMA_TCDM_RANGE) = range(9)
 DEVERR_TEXT = (
     "", "no device register at this address", "write to a read-only device register",
     "DMA external address range (address + (lines - 1) * stride + line) outside L2 / RAM",
     "DMA TCDM address, length or 2-D line length not a multiple of 4 bytes",
-    "DMA command queue full (16 transfers)", "no such hardware barrier (0..8)",
+    "no such hardware barrier (0..8)",
     "core is not in the barrier's trigger mask", "DMA transfer or 2-D line of length 0",
     "DMA TCDM address range (address + length) outside the TCDM",
 )
@@ -331,9 +334,10 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     if n < need:
         CL[U(st)] = n
         return 0, DEV_OK
-    CL[U(st)] = 0
     if CL[U(DMA_COUNT)] >= DMA_QUEUE:
-        return fault(CL, DEVERR_DMA_QUEUE)
+        CL[U(st)] = n - 1           # the retried store pushes this last word again
+        return 0, DEV_RETRY
+    CL[U(st)] = 0
     length = cmd & 0x1FFFF
     loc = CL[U(st + 2)]
     ext = CL[U(st + 3)]

@@ -823,6 +823,17 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         tval = ea
                     if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
                         links_ok = False
+                    if dst == D.DEV_RETRY:
+                        # the DMA's queue is full: the store waits a cycle and tries again
+                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_DMA_WAIT, s, 1)
+                        CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+                        CS[U(cb + L.CS_PARK_T)] = s + 1
+                        CS[U(cb + L.CS_PARK_FIRST)] = s + 1
+                        CS[U(cb + L.CS_PARK_RES)] = -1
+                        CS[U(cb + L.CS_PARK_SLOT)] = slot
+                        t = s + 1
+                        switch = True
+                        continue
                     if dst != 0:
                         horizon = s    # a device may wake cores or start the DMA: re-check
                         if dst == D.DEV_FAULT:

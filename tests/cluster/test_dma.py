@@ -213,3 +213,45 @@ def test_a_bank_serves_one_core_per_cycle_while_the_dma_competes(seed):
     assert sum(1 for c in range(cores) for b in banks[c] if b >= 0) == sum(users.values())
     assert max(users.values()) == 1
     assert r.conflict_winners[:, cores:].sum() > 0    # the DMA did win some cycles
+
+
+def test_a_command_into_a_full_queue_waits_for_a_free_slot():
+    """17 transfers of 2 KiB from one core, pushed faster than the DMA moves them: the queue
+    holds 16, so the 17th command's last store waits, charged to dma_wait, and is accepted in
+    the cycle of the first transfer's last beat (the cycle before its end event).  All 17
+    land.  It used to end the run with a fault, although mchan simply holds a core's request
+    until it has room."""
+    n, size = 17, 2048
+    pushes = """
+    sw s5, 0(s2)
+    sw t3, 0(s2)
+    sw t4, 0(s2)
+    add t3, t3, s6
+    add t4, t4, s6""" * n
+    src = f"""
+    .text
+    .globl _start
+_start:
+    li s2, {DMA:#x}
+    li s5, {CMD_L2_TO_TCDM | CMD_INCR | size:#x}
+    li s6, {size}
+    la t3, dst
+    la t4, src
+{pushes}
+1:  lw t1, 4(s2)              # busy mask
+    bnez t1, 1b
+""" + EXIT + f"""
+    .data
+src:
+{words(range(size // 4 * n))}
+    .section .l1, "aw"
+dst: .zero {size * n}
+"""
+    r, m, ev = run_asm_traced(src, "single-core", max_cycles=100_000)
+    assert r.status == "exited"
+    assert (m.read("dst", size // 4 * n) == np.arange(size // 4 * n)).all()
+    first_end = events_of(ev, L.TR_DMA_END)[:, 2].min()
+    waits = ev[(ev[:, 0] == L.TR_RUN) & (ev[:, 4] == L.C_DMA_WAIT)]
+    assert len(waits) == 1
+    assert waits[0, 2] + waits[0, 3] == first_end - 1
+    assert r.category("dma_wait")[0] == waits[0, 3] > 0
