@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from isasim import layout as L
+from isasim.machine import Machine
+from toolchain.asm import assemble
 
 from .common import DMA, EU, EXIT, bank_traffic, events_of, run_asm, run_asm_traced, words
 
@@ -255,3 +257,74 @@ dst: .zero {size * n}
     assert len(waits) == 1
     assert waits[0, 2] + waits[0, 3] == first_end - 1
     assert r.category("dma_wait")[0] == waits[0, 3] > 0
+
+
+L2_SRC, TCDM_SRC = 0x1C010000, 0x10001000     # read-only sources of the random transfers
+
+
+def random_transfers(seed: int) -> tuple[str, int, list[tuple[bool, int, int, int, int, int]]]:
+    """1 to 8 cores each pushing 1 to 3 random transfers (either direction, 1-D or 2-D) from
+    read-only sources (L2_SRC, TCDM_SRC) to disjoint destinations, then polling until the DMA
+    is idle: (source, cores, [(to TCDM, TCDM address, L2 address, length, line, stride)])."""
+    rng = np.random.default_rng(seed)
+    cores = int(rng.choice([1, 2, 4, 8]))
+    transfers, bodies = [], ""
+    tcdm_dst, l2_dst = TCDM_SRC + 0x1000, L2_SRC + 0x10000
+    for c in range(cores):
+        bodies += f"core{c}:\n"
+        for _ in range(int(rng.integers(1, 4))):
+            to_tcdm, two_d = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+            length = 4 * int(rng.integers(1, 64))
+            line = 4 * int(rng.integers(1, 16)) if two_d else length
+            stride = line + 4 * int(rng.integers(0, 8)) if two_d else length
+            if to_tcdm:
+                tcdm, l2 = tcdm_dst, L2_SRC + 4 * int(rng.integers(0, 256))
+                tcdm_dst += length
+            else:
+                tcdm, l2 = TCDM_SRC + 4 * int(rng.integers(0, 256)), l2_dst
+                l2_dst += -(-length // line) * stride
+            transfers.append((to_tcdm, tcdm, l2, length, line, stride))
+            cmd = (CMD_L2_TO_TCDM if to_tcdm else 0) | CMD_INCR | (CMD_2D if two_d else 0) | length
+            for word in (cmd, tcdm, l2) + ((line, stride) if two_d else ()):
+                bodies += f"    li t0, {word:#x}\n    sw t0, 0(s2)\n"
+        bodies += "    j idle\n"
+    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
+    source = f"""
+    .text
+    .globl _start
+_start:
+    csrr a0, mhartid
+    li s2, {DMA:#x}
+{dispatch}{bodies}idle:
+    lw t1, 4(s2)              # busy mask
+    bnez t1, idle
+""" + EXIT
+    return source, cores, transfers
+
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_transfers_move_exactly_their_bytes(seed):
+    """Random transfers from several cores at once (see ``random_transfers``), under a random
+    arbitration policy: every destination byte is what a per-byte model of the transfer says
+    (TCDM side contiguous, external side in lines of ``line`` bytes ``stride`` apart)."""
+    source, cores, transfers = random_transfers(seed)
+    rng = np.random.default_rng(seed)
+    l2_src = rng.integers(0, 256, 1 << 12, dtype=np.uint8)
+    tcdm_src = rng.integers(0, 256, 1 << 12, dtype=np.uint8)
+    program = assemble(source, filename="dma.s", family="xpulpv2", rvc=False)
+    m = Machine("pulp-open", cores=cores,
+                conflict_policy=str(rng.choice(["round_robin", "fifo", "none"]))).load(program)
+    m.write(L2_SRC, l2_src)
+    m.write(TCDM_SRC, tcdm_src)
+    r = m.run(100_000)
+    r.check_invariant()
+    assert r.status == "exited"
+    for to_tcdm, tcdm, l2, length, line, stride in transfers:
+        k = np.arange(length)
+        ext = l2 + (k // line) * stride + k % line
+        if to_tcdm:
+            assert (m.read(tcdm, length, np.uint8) == l2_src[ext - L2_SRC]).all()
+        else:
+            got = np.array([m.read(int(a), 1, np.uint8)[0] for a in ext])
+            assert (got == tcdm_src[tcdm - TCDM_SRC + k]).all()
