@@ -127,10 +127,11 @@ class ClusterConfig:
             # the awaited value reaches the core one cycle after the p.elw issues at the
             # earliest; a zero-cycle wait would wake the core before it went to sleep
             raise ConfigError("barrier_req_latency + barrier_wakeup_latency must be at least 1")
-        if not 1 <= self.dma_bandwidth <= 8:
-            # a beat uses the DMA's two 32-bit TCDM ports (xpulp-spec C.4): wider beats would
-            # touch banks that were never arbitrated
-            raise ConfigError(f"dma_bandwidth must be 1..8 bytes per cycle, got "
+        if self.dma_bandwidth not in (1, 2, 4, 8):
+            # a beat uses the DMA's two 32-bit TCDM ports (xpulp-spec C.4): a wider beat, or
+            # one of 3, 5, 6 or 7 bytes (which straddles words), would touch banks that were
+            # never arbitrated
+            raise ConfigError(f"dma_bandwidth must be 1, 2, 4 or 8 bytes per cycle, got "
                               f"{self.dma_bandwidth}")
         if not 0 <= self.cluster_id < 64:
             raise ConfigError(f"cluster_id must be 0..63 (mhartid bits 10..5), got "
@@ -206,7 +207,7 @@ FIELD_DOCS: dict[str, str] = {
     "barrier_req_latency": "event-unit request latency of every p.elw wait: barrier, DMA or "
                            "software event (GVSoC: 6)",
     "barrier_wakeup_latency": "cycles from the awaited event to the core running (GVSoC: 2)",
-    "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM (mchan: 8, two 32-bit TCDM ports)",
+    "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM: 1, 2, 4 or 8 (mchan: 8, two 32-bit ports)",
     "dma_setup_cycles": "idle cycles between the command's last word and its first data beat",
     "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per cluster",
     "max_cycles": "default cycle limit of a run",

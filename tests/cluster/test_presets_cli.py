@@ -83,7 +83,8 @@ def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
 @pytest.mark.parametrize("text, message", [
     ("cores = 9\n", "cores must be 1..8"),
     ("conflict_policy = 'lottery'\n", "conflict_policy must be"),
-    ("dma_bandwidth = 16\n", "dma_bandwidth must be 1..8"),
+    ("dma_bandwidth = 16\n", "dma_bandwidth must be 1, 2, 4 or 8"),
+    ("dma_bandwidth = 6\n", "dma_bandwidth must be 1, 2, 4 or 8"),
     ("barrier_req_latency = 0\nbarrier_wakeup_latency = 0\n", "must be at least 1"),
     ("dma_burst = 256\n", "unknown setting(s) dma_burst"),
     ("shared_fpus = 2\n", "unknown setting(s) shared_fpus"),
