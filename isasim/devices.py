@@ -60,7 +60,7 @@ N_BARRIERS = 9
 DMA_QUEUE = 16
 DMA_ID_MASK = 0xFFFF
 
-# CL offsets (inside L_CLUSTER .. L_HIST)
+# CL offsets (inside L_CLUSTER .. L_LATWHY)
 EU_MASK = L.L_CLUSTER            # 8 cores
 EU_BUF = EU_MASK + 8             # 8 cores
 EU_WAIT = EU_BUF + 8             # 8 cores: 0 not waiting, 1 wait, 2 wait-and-clear

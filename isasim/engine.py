@@ -142,6 +142,17 @@ def trap_entry(CS, cb, pc, cause, tval):
     return mtvec & 0xFFFFFFFC
 
 
+@compiled(inline=True)
+def start_run(CS, CL, cb, c, pc, instret):
+    """Record that core c's execution continues at ``pc`` with instruction number ``instret``
+    (a taken branch, jump, hardware-loop back edge, trap or return): see ``L_RUNS``."""
+    k = CS[U(cb + L.CS_RUNS)]
+    w = L.L_RUNS + (c * L.RUN_RING + (k & (L.RUN_RING - 1))) * 2
+    CL[U(w)] = pc
+    CL[U(w + 1)] = instret
+    CS[U(cb + L.CS_RUNS)] = k + 1
+
+
 @compiled
 def read_word(regions, mem8, mem16, mem32, addr):
     off, kind = translate(regions, addr, 4)
@@ -702,6 +713,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                            1 + jump_pen)
                     t += 1 + jump_pen
                     pc = handler
+                    start_run(CS, CL, cb, c, pc, instret)
                     continue
                 for ri in range(nregions):
                     rbase = regions[U(ri * L.RGW + L.RG_BASE)]
@@ -1057,7 +1069,6 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if trap == L.CAUSE_ECALL_M or trap == L.CAUSE_BREAKPOINT:
                 # ecall/ebreak retire (faulting instructions do not): issued at s like any other
                 PCS[U((pb + slot) * L.NPS)] += 1
-                CL[U(L.L_HIST + c * 8 + (instret & 7))] = ipc
                 if tracing:
                     trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
                 instret += 1
@@ -1068,6 +1079,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_JUMP, s + 1, jump_pen)
             t = s + 1 + jump_pen
             pc = handler
+            start_run(CS, CL, cb, c, pc, instret)
             continue
 
         # ---- retire: write back, hardware loops, time ----
@@ -1089,7 +1101,6 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 npc = CS[U(cb + L.CS_LPS1)]
                 nlink = -1
         PCS[U((pb + slot) * L.NPS)] += 1
-        CL[U(L.L_HIST + c * 8 + (instret & 7))] = ipc
         if tracing:
             trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
         if pen != 0:
@@ -1098,6 +1109,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if tracing:
                 trace_run(TR, CL, CS, c, s + 1, pen, pcat, slot, code[U(k + L.F_SYM)])
         instret += 1
+        if npc != pc + ln:
+            start_run(CS, CL, cb, c, npc, instret)
         t = s + 1 + pen
         pc = npc
         if links_ok:

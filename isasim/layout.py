@@ -78,7 +78,8 @@ PS_STALL = 1      # + category
  CS_LASTWD, CS_FPUBUSY, CS_FFLAGS, CS_FRM, CS_MSTATUS, CS_MTVEC, CS_MEPC, CS_MCAUSE, CS_MTVAL,
  CS_MSCRATCH, CS_MIE, CS_EXIT, CS_PARK_T, CS_PARK_FIRST, CS_PARK_ADDR, CS_PARK_RES, CS_GRANTED,
  CS_HART, CS_WAKE_T, CS_SLEEP, CS_SLEEP_SINCE, CS_PCER, CS_PCMR, CS_WARN, CS_PARK_SLOT,
- CS_CSR_PEND, CS_CSR_VAL, CS_TR_STATE, CS_TR_START, CS_TR_SLOT, CS_TR_SYM, CS_MISC) = range(42)
+ CS_CSR_PEND, CS_CSR_VAL, CS_TR_STATE, CS_TR_START, CS_TR_SLOT, CS_TR_SYM, CS_MISC,
+ CS_RUNS) = range(43)
 CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the guest)
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
@@ -129,8 +130,12 @@ L_BANK_WIN = 80         # 64 scratch slots: the winner of each resource in the c
 L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
-L_HIST = 3584           # 8 x 8 ring of the last instruction addresses of each core
 L_LATWHY = 3648         # per timing class: result latency << RDY_SHIFT | stall category
+# per core, a ring of the last 16 runs of sequential execution, each (start pc, instret of its
+# first instruction): a record at every control transfer (CS_RUNS counts them) lets a fault
+# report rebuild the core's last instructions without a store per instruction
+L_RUNS = 3712
+RUN_RING = 16
 NCL = 4096
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration

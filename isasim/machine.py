@@ -171,6 +171,8 @@ class Machine:
         for c in range(n):
             b = c * L.NCS
             self.CS[b + L.CS_PC] = program.entry
+            self.CS[b + L.CS_RUNS] = 1
+            self.CL[L.L_RUNS + c * L.RUN_RING * 2] = program.entry
             self.CS[b + L.CS_STATUS] = L.ST_RUNNING
             self.CS[b + L.CS_HART] = (cfg.cluster_id << 5) | c
             self.CS[b + L.CS_MSTATUS] = (cfg.fs_reset & 3) << 13
@@ -563,14 +565,34 @@ class Machine:
         mnemonic, ops = disassemble(self.isa, d, addr, symbolize)
         return f"{mnemonic} {ops}".strip()
 
+    def _recent_pcs(self, core: int, count: int = 8) -> list[int]:
+        """Addresses of the core's last ``count`` retired instructions, rebuilt from its ring of
+        run starts (``layout.L_RUNS``): between two starts the core ran sequentially."""
+        b = core * L.NCS
+        n = int(self.CS[b + L.CS_INSTRET])
+        runs = int(self.CS[b + L.CS_RUNS])
+        starts = []          # (instret of the first instruction, pc), oldest first
+        for k in range(max(0, runs - L.RUN_RING), runs):
+            w = L.L_RUNS + (core * L.RUN_RING + k % L.RUN_RING) * 2
+            starts.append((int(self.CL[w + 1]), int(self.CL[w])))
+        out = []
+        for i in range(max(0, n - count), n):
+            known = [s for s in starts if s[0] <= i]
+            if not known:
+                continue               # older than the ring remembers
+            first, pc = known[-1]
+            try:
+                for _ in range(i - first):
+                    pc += 4 if self.mmap.read(pc, 2)[0] & 3 == 3 else 2
+            except NotInRam:
+                continue
+            out.append(pc)
+        return out
+
     def _report(self, kind: str, core: int, pc: int, detail: str = "",
                 waiting: list[str] | None = None) -> FaultReport:
         b = core * L.NCS
-        n = int(self.CS[b + L.CS_INSTRET])
-        recent = []
-        for i in range(max(0, n - 8), n):
-            a = int(self.CL[L.L_HIST + core * 8 + (i & 7)])
-            recent.append((a, self.disassemble_at(a)))
+        recent = [(a, self.disassemble_at(a)) for a in self._recent_pcs(core)]
         where = self.program.symbolize(pc) if self.program else None
         if where:
             detail = f"in {where}" + (f"; {detail}" if detail else "")

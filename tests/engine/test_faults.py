@@ -55,6 +55,43 @@ def test_illegal_instruction():
     assert r.fault.recent[-1][1] == "li t0,1"
 
 
+def test_the_report_lists_the_last_eight_instructions_across_jumps_loops_and_traps():
+    """The recent instructions are rebuilt from the runs of sequential execution the loop
+    records at each control transfer: here a hardware-loop back edge, a call, an ecall trapping
+    into the handler and its mret, with compressed instructions in between (2-byte steps); the
+    return then lands on an illegal word with the handler removed."""
+    src = """
+    .text
+    .globl _start
+_start:
+    la t0, handler
+    csrw mtvec, t0
+    li t1, 2
+    lp.setup x0, t1, 1f
+    c.nop
+1:  addi t2, t2, 1
+    jal f
+    .word 0xffffffff
+f:  c.li a0, 3
+    ecall
+    c.addi a0, 1
+    csrw mtvec, zero
+    ret
+handler:
+    csrr t3, mepc
+    addi t3, t3, 4
+    csrw mepc, t3
+    mret
+"""
+    program = assemble(src, "recent.s", family="xpulpv2")
+    r = Machine("pulp-open", cores=1).load(program).run(max_cycles=10_000)
+    assert r.status == "fault" and "illegal" in r.fault.kind
+    f, h = program.symbols["f"].value, program.symbols["handler"].value
+    assert [pc for pc, _ in r.fault.recent] == [f + 2, h, h + 4, h + 6, h + 10, f + 6, f + 8,
+                                                f + 12]
+    assert r.fault.recent[0][1] == "ecall" and r.fault.recent[4][1] == "mret"
+
+
 def test_unknown_csr_is_illegal():
     r = run("    nop\n    csrr t0, 0x5c0\n" + EXIT)
     assert_report(r, "illegal instruction", 0, "csrr t0", "0x5c0022f3")
