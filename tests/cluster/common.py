@@ -61,6 +61,14 @@ def words(values) -> str:
     return "".join(f"    .word {int(v)}\n" for v in values)
 
 
+def per_core(setup: str, bodies: list[str]) -> str:
+    """The text of an SPMD program: every core runs ``setup`` with its hart id in a0, then core
+    c branches to label ``core<c>`` and runs ``bodies[c]`` (which must leave on its own)."""
+    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(len(bodies)))
+    return ("    .text\n    .globl _start\n_start:\n    csrr a0, mhartid\n" + setup + dispatch
+            + "".join(f"core{c}:\n{body}" for c, body in enumerate(bodies)))
+
+
 def bank_traffic(seed: int) -> tuple[str, int, list[list[int]]]:
     """Cores issuing TCDM loads in straight-line code (mostly to banks 0-3, where the DMA's
     first beats land) while core 0's transfer writes TCDM: (source, cores, bank of each
@@ -70,17 +78,11 @@ def bank_traffic(seed: int) -> tuple[str, int, list[list[int]]]:
     banks = [[int(b) if rng.random() < 0.7 else -1
               for b in np.where(rng.random(60) < 0.8, rng.integers(0, 4, 60),
                                 rng.integers(0, 16, 60))] for _ in range(cores)]
-    bodies = "".join(
-        f"core{c}:\n" + "".join(f"    lw t1, {4 * b + 64 * int(rng.integers(0, 4))}(t5)\n"
-                                if b >= 0 else "    nop\n" for b in banks[c]) + "    j done\n"
-        for c in range(cores))
-    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
+    bodies = ["".join(f"    lw t1, {4 * b + 64 * int(rng.integers(0, 4))}(t5)\n"
+                      if b >= 0 else "    nop\n" for b in banks[c]) + "    j done\n"
+              for c in range(cores)]
     cmd = (1 << 17) | (1 << 18) | int(rng.choice([128, 256, 512]))   # L2 -> TCDM, incrementing
-    source = f"""
-    .text
-    .globl _start
-_start:
-    csrr a0, mhartid
+    setup = f"""
     li s2, {DMA:#x}
     li t5, 0x10001000           # bank 0
     bnez a0, 1f
@@ -91,8 +93,8 @@ _start:
     sw t3, 0(s2)
     sw t4, 0(s2)
 1:
-{dispatch}{bodies}done:
-""" + EXIT + """
+"""
+    source = per_core(setup, bodies) + "done:\n" + EXIT + """
     .data
 src: .zero 512
     .section .l1, "aw"

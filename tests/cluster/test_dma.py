@@ -15,7 +15,7 @@ from isasim import layout as L
 from isasim.machine import Machine
 from toolchain.asm import assemble
 
-from .common import DMA, EU, EXIT, bank_traffic, events_of, run_asm, run_asm_traced, words
+from .common import DMA, EU, EXIT, bank_traffic, events_of, per_core, run_asm, run_asm_traced, words
 
 LINE, LINES, STRIDE = 32, 4, 64     # 4 lines of 32 bytes, 64 bytes apart in L2
 LENGTH = LINE * LINES               # 128 bytes land contiguously in TCDM
@@ -268,10 +268,10 @@ def random_transfers(seed: int) -> tuple[str, int, list[tuple[bool, int, int, in
     is idle: (source, cores, [(to TCDM, TCDM address, L2 address, length, line, stride)])."""
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([1, 2, 4, 8]))
-    transfers, bodies = [], ""
+    transfers, bodies = [], []
     tcdm_dst, l2_dst = TCDM_SRC + 0x1000, L2_SRC + 0x10000
-    for c in range(cores):
-        bodies += f"core{c}:\n"
+    for _ in range(cores):
+        body = ""
         for _ in range(int(rng.integers(1, 4))):
             to_tcdm, two_d = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
             length = 4 * int(rng.integers(1, 64))
@@ -286,16 +286,9 @@ def random_transfers(seed: int) -> tuple[str, int, list[tuple[bool, int, int, in
             transfers.append((to_tcdm, tcdm, l2, length, line, stride))
             cmd = (CMD_L2_TO_TCDM if to_tcdm else 0) | CMD_INCR | (CMD_2D if two_d else 0) | length
             for word in (cmd, tcdm, l2) + ((line, stride) if two_d else ()):
-                bodies += f"    li t0, {word:#x}\n    sw t0, 0(s2)\n"
-        bodies += "    j idle\n"
-    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
-    source = f"""
-    .text
-    .globl _start
-_start:
-    csrr a0, mhartid
-    li s2, {DMA:#x}
-{dispatch}{bodies}idle:
+                body += f"    li t0, {word:#x}\n    sw t0, 0(s2)\n"
+        bodies.append(body + "    j idle\n")
+    source = per_core(f"    li s2, {DMA:#x}\n", bodies) + """idle:
     lw t1, 4(s2)              # busy mask
     bnez t1, idle
 """ + EXIT

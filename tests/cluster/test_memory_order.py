@@ -15,7 +15,7 @@ import pytest
 
 from isasim import layout as L
 
-from .common import EXIT, run_asm_traced
+from .common import EXIT, per_core, run_asm_traced
 
 SHARED = 0x10001000
 LOG = 0x10002000        # core c logs its loads at LOG + 1 KiB c
@@ -26,7 +26,7 @@ def shared_traffic(seed: int) -> tuple[str, int, list[list[tuple[str, int, int]]
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 4, 8]))
     nwords = int(rng.choice([2, 4, 8]))
-    bodies, ops = "", []
+    bodies, ops = [], []
     for c in range(cores):
         text, body = "", []
         for k in range(40):
@@ -40,16 +40,8 @@ def shared_traffic(seed: int) -> tuple[str, int, list[list[tuple[str, int, int]]
                 text += f"    lw t2, {4 * word}(t5)\n    sw t2, 0(t6)\n    addi t6, t6, 4\n"
                 body += [("lw", word, 0), ("log", 0, 0), ("alu", 0, 0)]
         ops.append(body)
-        bodies += f"core{c}:\n    li t6, {LOG + 1024 * c:#x}\nbody{c}:\n{text}    j done\n"
-    dispatch = "".join(f"    li t0, {c}\n    beq a0, t0, core{c}\n" for c in range(cores))
-    source = f"""
-    .text
-    .globl _start
-_start:
-    csrr a0, mhartid
-    li t5, {SHARED:#x}
-{dispatch}{bodies}done:
-""" + EXIT
+        bodies.append(f"    li t6, {LOG + 1024 * c:#x}\nbody{c}:\n{text}    j done\n")
+    source = per_core(f"    li t5, {SHARED:#x}\n", bodies) + "done:\n" + EXIT
     return source, cores, ops
 
 
