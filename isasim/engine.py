@@ -582,12 +582,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     CL[U(L.L_LATWHY + L.TC_FDIV)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
     CL[U(L.L_LATWHY + L.TC_FSQRT)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
 
-    # the core being run and its state held in locals; ``switch`` asks for the next core
+    # the core being run and its state, held in locals while it runs
     c = ncores - 1
     cb = rb = pb = 0
     pc = t = instret = granted = cur_base = cur_size = cur_off = 0
     horizon = BIG
-    switch = True
     first = True
     may_run = 0      # a superset of the running cores
     after_round = False   # the core about to resume is the one a scheduling round released
@@ -602,525 +601,535 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     tval = 0
     ipc = 0
     while True:
-        if switch:
-            if not first:
-                CS[U(cb + L.CS_PC)] = pc
-                CS[U(cb + L.CS_T)] = t
-                CS[U(cb + L.CS_INSTRET)] = instret
-                CS[U(cb + L.CS_GRANTED)] = granted
-                CS[U(cb + L.CS_RBASE)] = cur_base
-                CS[U(cb + L.CS_RSIZE)] = cur_size
-                CS[U(cb + L.CS_ROFF)] = cur_off
-                if ev > 0:
-                    CL[U(L.L_EVENT)] = ev
-                    CL[U(L.L_EV_CORE)] = c
-                    CL[U(L.L_EV_PC)] = ipc
-                    CL[U(L.L_EV_CAUSE)] = cause
-                    CL[U(L.L_EV_TVAL)] = tval
-                    return ev
-            first = False
-            ev = 0
-            if tracing and CL[U(L.L_TRN)] >= tr_limit:
-                return L.EV_TRACE_FULL
-            # pick the next runnable core after c (round robin, for fairness) among the cores
-            # that may run: a core only starts running when a scheduling round releases it
-            found = -1
-            while found < 0:
-                while may_run != 0:
-                    later = may_run & ~((2 << c) - 1)
-                    i = lowest_set_bit(later if later != 0 else may_run)
-                    if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
-                        found = i
-                        break
-                    may_run &= ~(1 << i)
-                if found < 0:
-                    # every scheduling round may log records: check before each one
-                    if tracing and CL[U(L.L_TRN)] >= tr_limit:
-                        return L.EV_TRACE_FULL
-                    sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
-                                   regions, max_cycles)
-                    if sev != 0:
-                        return sev
-                    may_run = CL[U(L.L_RELEASED)]
-                    after_round = True
-                    links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
-            c = found
-            link = -1
-            cb = c * L.NCS
-            rb = c * L.RS
-            pb = c * cap
-            pc = CS[U(cb + L.CS_PC)]
-            t = CS[U(cb + L.CS_T)]
-            instret = CS[U(cb + L.CS_INSTRET)]
-            granted = CS[U(cb + L.CS_GRANTED)]
-            cur_base = CS[U(cb + L.CS_RBASE)]
-            cur_size = CS[U(cb + L.CS_RSIZE)]
-            cur_off = CS[U(cb + L.CS_ROFF)]
-            # the earliest cycle at which anybody else could touch shared state; when the
-            # scheduler released several cores at once, that cycle is it (no scan needed)
-            horizon = BIG
-            released = CL[U(L.L_RELEASED)]
-            if multi and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
-                horizon = t
-            elif multi and after_round and CL[U(L.L_ROUND_HORIZON)] >= 0:
-                # the one core the round just released: the round found its horizon
-                horizon = CL[U(L.L_ROUND_HORIZON)]
-            elif multi:
-                for i in range(ncores):
-                    if i == c:
-                        continue
-                    st = CS[U(i * L.NCS + L.CS_STATUS)]
-                    if st == L.ST_RUNNING:
-                        ti = CS[U(i * L.NCS + L.CS_T)]
-                    elif st == L.ST_PARKED:
-                        ti = CS[U(i * L.NCS + L.CS_PARK_T)]
-                    elif st == L.ST_SLEEPING:
-                        ti = CS[U(i * L.NCS + L.CS_WAKE_T)]
-                    else:
-                        continue
-                    if ti < horizon:
-                        horizon = ti
-            if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] < horizon:
-                horizon = CL[U(D.DMA_NEXT_T)]
-            after_round = False
-            switch = False
-
-        ipc = pc
-        if t > max_cycles:
-            ev = L.EV_MAX_CYCLES
-            switch = True
-            continue
-        # ---- fetch: follow the previous instruction's link, else look the pc up ----
-        if link >= 0:
-            slot = link
-            link = -1
-        else:
-            d = pc - cur_base
-            if d < 0 or d + 2 > cur_size:
-                off, kind = translate(regions, pc, 2)
-                if off < 0 or kind == L.RK_PERIPH or pc & 1:
-                    cause = L.CAUSE_FETCH_ACCESS if pc & 1 == 0 else L.CAUSE_FETCH_MISALIGNED
-                    tval = pc
-                    handler = trap_entry(CS, cb, pc, cause, tval)
-                    if handler < 0 or handler == pc:
-                        # no handler, or the handler itself cannot be fetched: trapping again
-                        # would repeat forever
-                        ev = L.EV_FAULT
-                        switch = True
-                        continue
-                    # like any trap: the lost issue cycle and the jump to the handler
-                    charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, -1, L.C_JUMP, t,
-                           1 + jump_pen)
-                    t += 1 + jump_pen
-                    pc = handler
-                    start_run(CS, CL, cb, c, pc, instret)
+        if not first:
+            CS[U(cb + L.CS_PC)] = pc
+            CS[U(cb + L.CS_T)] = t
+            CS[U(cb + L.CS_INSTRET)] = instret
+            CS[U(cb + L.CS_GRANTED)] = granted
+            CS[U(cb + L.CS_RBASE)] = cur_base
+            CS[U(cb + L.CS_RSIZE)] = cur_size
+            CS[U(cb + L.CS_ROFF)] = cur_off
+            if ev > 0:
+                CL[U(L.L_EVENT)] = ev
+                CL[U(L.L_EV_CORE)] = c
+                CL[U(L.L_EV_PC)] = ipc
+                CL[U(L.L_EV_CAUSE)] = cause
+                CL[U(L.L_EV_TVAL)] = tval
+                return ev
+        first = False
+        ev = 0
+        if tracing and CL[U(L.L_TRN)] >= tr_limit:
+            return L.EV_TRACE_FULL
+        # pick the next runnable core after c (round robin, for fairness) among the cores
+        # that may run: a core only starts running when a scheduling round releases it
+        found = -1
+        while found < 0:
+            while may_run != 0:
+                later = may_run & ~((2 << c) - 1)
+                i = lowest_set_bit(later if later != 0 else may_run)
+                if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
+                    found = i
+                    break
+                may_run &= ~(1 << i)
+            if found < 0:
+                # every scheduling round may log records: check before each one
+                if tracing and CL[U(L.L_TRN)] >= tr_limit:
+                    return L.EV_TRACE_FULL
+                sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
+                               regions, max_cycles)
+                if sev != 0:
+                    return sev
+                may_run = CL[U(L.L_RELEASED)]
+                after_round = True
+                links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
+        c = found
+        link = -1
+        cb = c * L.NCS
+        rb = c * L.RS
+        pb = c * cap
+        pc = CS[U(cb + L.CS_PC)]
+        t = CS[U(cb + L.CS_T)]
+        instret = CS[U(cb + L.CS_INSTRET)]
+        granted = CS[U(cb + L.CS_GRANTED)]
+        cur_base = CS[U(cb + L.CS_RBASE)]
+        cur_size = CS[U(cb + L.CS_RSIZE)]
+        cur_off = CS[U(cb + L.CS_ROFF)]
+        # the earliest cycle at which anybody else could touch shared state; when the
+        # scheduler released several cores at once, that cycle is it (no scan needed)
+        horizon = BIG
+        released = CL[U(L.L_RELEASED)]
+        if multi and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
+            horizon = t
+        elif multi and after_round and CL[U(L.L_ROUND_HORIZON)] >= 0:
+            # the one core the round just released: the round found its horizon
+            horizon = CL[U(L.L_ROUND_HORIZON)]
+        elif multi:
+            for i in range(ncores):
+                if i == c:
                     continue
-                for ri in range(nregions):
-                    rbase = regions[U(ri * L.RGW + L.RG_BASE)]
-                    if rbase <= pc < rbase + regions[U(ri * L.RGW + L.RG_SIZE)]:
-                        cur_base = rbase
-                        cur_size = regions[U(ri * L.RGW + L.RG_SIZE)]
-                        cur_off = regions[U(ri * L.RGW + L.RG_OFF)]
-                d = pc - cur_base
-            slot = pcmap[U((cur_off + d) >> 1)]
-            if slot < 0:
-                ev = L.EV_DECODE
-                switch = True
-                continue
-        k = slot * L.NF
-        op = code[U(k + L.F_OP)]
-        nlink = code[U(k + L.F_NEXT)]
-        wd = code[U(k + L.F_WD)]
-        s1 = code[U(k + L.F_S1)]
-        s2 = code[U(k + L.F_S2)]
-        s3 = code[U(k + L.F_S3)]
-        cls = code[U(k + L.F_CLS)]
-        # ---- scoreboard: issue when every source is ready ----
-        # scoreboard entries are ready_cycle << RDY_SHIFT | reason: the largest entry is the
-        # latest operand, and its low bits say why it is late
-        r = RDY[U(rb + s1)]
-        r2 = RDY[U(rb + s2)]
-        if r2 > r:
-            r = r2
-        r2 = RDY[U(rb + s3)]
-        if r2 > r:
-            r = r2
-        s = t
-        reason = 0
-        if r >> L.RDY_SHIFT > t:
-            s = r >> L.RDY_SHIFT
-            reason = r & L.RDY_MASK
-        is_fp = cls >= L.TC_FPU and cls <= L.TC_FSQRT
-        if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
-            s = CS[U(cb + L.CS_FPUBUSY)]
-            reason = L.C_FPU_STRUCT
-        if s > t:
-            # charged in place: the inlined charge() (its extra checks) measured 7 % slower here
-            CAT[U(c * L.NCAT + reason)] += s - t
-            PCS[U((pb + slot) * L.NPS + L.PS_STALL + reason)] += s - t
-            if tracing:
-                trace_run(TR, CL, CS, c, t, s - t, reason, slot, code[U(k + L.F_SYM)])
-            t = s
-        a = R[U(rb + s1)]
-        bv = R[U(rb + s2)]
-        imm = np.int64(code[U(k + L.F_IMM)])
-        ln = code[U(k + L.F_LEN)]
-        npc = pc + ln
-        res = 0
-        pen = 0
-        pcat = 0
-        rl = CL[U(L.L_LATWHY + cls)]
-        trap = -1
+                st = CS[U(i * L.NCS + L.CS_STATUS)]
+                if st == L.ST_RUNNING:
+                    ti = CS[U(i * L.NCS + L.CS_T)]
+                elif st == L.ST_PARKED:
+                    ti = CS[U(i * L.NCS + L.CS_PARK_T)]
+                elif st == L.ST_SLEEPING:
+                    ti = CS[U(i * L.NCS + L.CS_WAKE_T)]
+                else:
+                    continue
+                if ti < horizon:
+                    horizon = ti
+        if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] < horizon:
+            horizon = CL[U(D.DMA_NEXT_T)]
+        after_round = False
 
-        if op == O.OP_MEM:
-            mem = code[U(k + L.F_MEM)]
-            kind = mem & L.MEM_KIND_MASK
-            lsz = (mem >> L.MEM_SIZE_SHIFT) & 3
-            amode = (mem >> L.MEM_AMODE_SHIFT) & 3
-            cv = R[U(rb + s3)]
-            if amode == L.AMODE_IMM:
-                ea = (a + imm) & M32
-            elif amode == L.AMODE_BASE:
-                ea = a
-            elif kind == L.MEM_LOAD:
-                ea = (a + bv) & M32
+        # ---- run core c until it parks, sleeps, stops or needs Python ----
+        while True:
+            ipc = pc
+            if t > max_cycles:
+                ev = L.EV_MAX_CYCLES
+                break
+            # ---- fetch: follow the previous instruction's link, else look the pc up ----
+            if link >= 0:
+                slot = link
+                link = -1
             else:
-                ea = (a + cv) & M32
-            size = 1 << lsz
-            mis = ea & (size - 1)
-            dd = ea - tcdm_base
-            if 0 <= dd and dd + size <= tcdm_size:
-                off = tcdm_off + dd
-                rk = L.RK_TCDM
-            else:
-                off, rk = translate(regions, ea, size)
-            if off < 0:
-                trap = L.CAUSE_LOAD_ACCESS if kind == L.MEM_LOAD else L.CAUSE_STORE_ACCESS
-                tval = ea
-            elif mis != 0 and (CFG[U(L.K_MISALIGN_FAULT)] != 0 or rk == L.RK_PERIPH):
-                trap = L.CAUSE_LOAD_MISALIGNED if kind == L.MEM_LOAD else L.CAUSE_STORE_MISALIGNED
-                tval = ea
-            elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                CS[U(cb + L.CS_PARK_T)] = s
-                CS[U(cb + L.CS_PARK_FIRST)] = s
-                CS[U(cb + L.CS_PARK_RES)] = ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1
-                CS[U(cb + L.CS_PARK_SLOT)] = slot
-                switch = True
-                continue
-            else:
-                if rk == L.RK_TCDM:
-                    if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
-                        CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
-                    if kind == L.MEM_LOAD:
-                        if mis == 0 and lsz == 2:
-                            res = np.int64(mem32[U(off >> 2)])
-                        else:
-                            res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_SIGNED)
-                    else:
-                        if mis == 0 and lsz == 2:
-                            mem32[U(off >> 2)] = bv & M32
-                        else:
-                            store(mem8, mem16, mem32, off, lsz, bv)
-                        if invalidate_code(pcmap, CL, off, size):
-                            links_ok = False
-                        if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
-                            ev = L.EV_TOHOST
-                            tval = ea
-                else:
-                    res, pen, pcat, ev, dst = exec_mem_slow(
-                        c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
-                        regions, mem8, mem16, mem32, pcmap, tohost)
-                    if ev == L.EV_TOHOST:
-                        tval = ea
-                    if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
-                        links_ok = False
-                    if dst == D.DEV_RETRY:
-                        # the DMA's queue is full: the store waits a cycle and tries again
-                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_DMA_WAIT, s, 1)
-                        CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                        CS[U(cb + L.CS_PARK_T)] = s + 1
-                        CS[U(cb + L.CS_PARK_FIRST)] = s + 1
-                        CS[U(cb + L.CS_PARK_RES)] = -1
-                        CS[U(cb + L.CS_PARK_SLOT)] = slot
-                        t = s + 1
-                        switch = True
+                d = pc - cur_base
+                if d < 0 or d + 2 > cur_size:
+                    off, kind = translate(regions, pc, 2)
+                    if off < 0 or kind == L.RK_PERIPH or pc & 1:
+                        cause = L.CAUSE_FETCH_ACCESS if pc & 1 == 0 else L.CAUSE_FETCH_MISALIGNED
+                        tval = pc
+                        handler = trap_entry(CS, cb, pc, cause, tval)
+                        if handler < 0 or handler == pc:
+                            # no handler, or the handler itself cannot be fetched: trapping again
+                            # would repeat forever
+                            ev = L.EV_FAULT
+                            break
+                        # like any trap: the lost issue cycle and the jump to the handler
+                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, -1, L.C_JUMP, t,
+                               1 + jump_pen)
+                        t += 1 + jump_pen
+                        pc = handler
+                        start_run(CS, CL, cb, c, pc, instret)
                         continue
-                    if dst != 0:
-                        horizon = s    # a device may wake cores or start the DMA: re-check
-                        if dst == D.DEV_FAULT:
-                            trap = L.CAUSE_DEVICE
-                            tval = ea
-                        elif dst == D.DEV_HALT:
-                            CS[U(cb + L.CS_STATUS)] = L.ST_HALTED
-                            CS[U(cb + L.CS_MISC)] = s + 1
-                            ev = -1
-                        elif dst == D.DEV_SLEEP:
-                            CS[U(cb + L.CS_STATUS)] = L.ST_SLEEPING
-                            CS[U(cb + L.CS_SLEEP_SINCE)] = s + 1
-                            CS[U(cb + L.CS_SLEEP_WD)] = wd
-                            CS[U(cb + L.CS_PARK_SLOT)] = slot
-                            if tracing and D.is_barrier_wait(CFG, ea):
-                                D.trace_event(TR, CL, L.TR_BAR_ARRIVE, c, s, ea, 0)
-                            wd = L.R_SINK
-                            ev = -1
-                granted = 0
-                if trap < 0:
-                    if mis != 0:
-                        # the first half of the access; the instruction issues with the second
-                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_MISALIGNED,
-                               s, CFG[U(L.K_MISALIGN_PEN)])
-                        s += CFG[U(L.K_MISALIGN_PEN)]
-                    inc = (mem >> L.MEM_INC_SHIFT) & 3
-                    if inc != L.INC_NONE:
-                        step = imm if inc == L.INC_IMM else (bv if kind == L.MEM_LOAD else cv)
-                        wd2 = code[U(k + L.F_WD2)]
-                        R[U(rb + wd2)] = (a + step) & M32
-                        RDY[U(rb + wd2)] = (s + 1) << L.RDY_SHIFT
-                        if wd2 == wd and wd != L.R_SINK:
-                            CS[U(cb + L.CS_WARN)] |= L.WARN_POSTINC_RD_EQ_RS1
-                    if kind == L.MEM_LOAD:
-                        rl = ((1 + pen + load_lat) << L.RDY_SHIFT) | L.C_LOAD_USE
-                    else:
-                        wd = L.R_SINK
-        elif op <= O.OP_AND:
-            # ---------------- RV32I ----------------
-            if op == O.OP_ADDI:
-                res = (a + imm) & M32
-            elif op == O.OP_ADD:
-                res = (a + bv) & M32
-            elif op >= O.OP_BEQ and op <= O.OP_BGEU:
-                if op == O.OP_BEQ:
-                    taken = a == bv
-                elif op == O.OP_BNE:
-                    taken = a != bv
-                elif op == O.OP_BLT:
-                    taken = (a ^ 0x80000000) < (bv ^ 0x80000000)
-                elif op == O.OP_BGE:
-                    taken = (a ^ 0x80000000) >= (bv ^ 0x80000000)
-                elif op == O.OP_BLTU:
-                    taken = a < bv
+                    for ri in range(nregions):
+                        rbase = regions[U(ri * L.RGW + L.RG_BASE)]
+                        if rbase <= pc < rbase + regions[U(ri * L.RGW + L.RG_SIZE)]:
+                            cur_base = rbase
+                            cur_size = regions[U(ri * L.RGW + L.RG_SIZE)]
+                            cur_off = regions[U(ri * L.RGW + L.RG_OFF)]
+                    d = pc - cur_base
+                slot = pcmap[U((cur_off + d) >> 1)]
+                if slot < 0:
+                    ev = L.EV_DECODE
+                    break
+            k = slot * L.NF
+            op = code[U(k + L.F_OP)]
+            nlink = code[U(k + L.F_NEXT)]
+            wd = code[U(k + L.F_WD)]
+            s1 = code[U(k + L.F_S1)]
+            s2 = code[U(k + L.F_S2)]
+            s3 = code[U(k + L.F_S3)]
+            cls = code[U(k + L.F_CLS)]
+            # ---- scoreboard: issue when every source is ready ----
+            # scoreboard entries are ready_cycle << RDY_SHIFT | reason: the largest entry is the
+            # latest operand, and its low bits say why it is late
+            r = RDY[U(rb + s1)]
+            r2 = RDY[U(rb + s2)]
+            if r2 > r:
+                r = r2
+            r2 = RDY[U(rb + s3)]
+            if r2 > r:
+                r = r2
+            s = t
+            reason = 0
+            if r >> L.RDY_SHIFT > t:
+                s = r >> L.RDY_SHIFT
+                reason = r & L.RDY_MASK
+            is_fp = cls >= L.TC_FPU and cls <= L.TC_FSQRT
+            if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
+                s = CS[U(cb + L.CS_FPUBUSY)]
+                reason = L.C_FPU_STRUCT
+            if s > t:
+                # charged in place: the inlined charge() (its extra checks) measured 7 % slower here
+                CAT[U(c * L.NCAT + reason)] += s - t
+                PCS[U((pb + slot) * L.NPS + L.PS_STALL + reason)] += s - t
+                if tracing:
+                    trace_run(TR, CL, CS, c, t, s - t, reason, slot, code[U(k + L.F_SYM)])
+                t = s
+            a = R[U(rb + s1)]
+            bv = R[U(rb + s2)]
+            imm = np.int64(code[U(k + L.F_IMM)])
+            ln = code[U(k + L.F_LEN)]
+            npc = pc + ln
+            res = 0
+            pen = 0
+            pcat = 0
+            rl = CL[U(L.L_LATWHY + cls)]
+            trap = -1
+
+            if op == O.OP_MEM:
+                mem = code[U(k + L.F_MEM)]
+                kind = mem & L.MEM_KIND_MASK
+                lsz = (mem >> L.MEM_SIZE_SHIFT) & 3
+                amode = (mem >> L.MEM_AMODE_SHIFT) & 3
+                cv = R[U(rb + s3)]
+                if amode == L.AMODE_IMM:
+                    ea = (a + imm) & M32
+                elif amode == L.AMODE_BASE:
+                    ea = a
+                elif kind == L.MEM_LOAD:
+                    ea = (a + bv) & M32
                 else:
-                    taken = a >= bv
-                if taken:
+                    ea = (a + cv) & M32
+                size = 1 << lsz
+                mis = ea & (size - 1)
+                dd = ea - tcdm_base
+                if 0 <= dd and dd + size <= tcdm_size:
+                    off = tcdm_off + dd
+                    rk = L.RK_TCDM
+                else:
+                    off, rk = translate(regions, ea, size)
+                if off < 0:
+                    trap = L.CAUSE_LOAD_ACCESS if kind == L.MEM_LOAD else L.CAUSE_STORE_ACCESS
+                    tval = ea
+                elif mis != 0 and (CFG[U(L.K_MISALIGN_FAULT)] != 0 or rk == L.RK_PERIPH):
+                    trap = (L.CAUSE_LOAD_MISALIGNED if kind == L.MEM_LOAD
+                            else L.CAUSE_STORE_MISALIGNED)
+                    tval = ea
+                elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
+                    CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+                    CS[U(cb + L.CS_PARK_T)] = s
+                    CS[U(cb + L.CS_PARK_FIRST)] = s
+                    CS[U(cb + L.CS_PARK_RES)] = ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1
+                    CS[U(cb + L.CS_PARK_SLOT)] = slot
+                    break
+                else:
+                    bank = (ea >> 2) & nbanks_mask
+                    if mis != 0 and CS[U(cb + L.CS_SECOND_HALF)] != 0:
+                        CS[U(cb + L.CS_SECOND_HALF)] = 0   # a round granted its second half
+                    elif mis != 0:
+                        # RI5CY splits a misaligned access in two: this cycle is the first half
+                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_MISALIGNED, s,
+                               CFG[U(L.K_MISALIGN_PEN)])
+                        s += CFG[U(L.K_MISALIGN_PEN)]
+                        if rk == L.RK_TCDM and (ea & 3) + size > 4:
+                            # the second half needs the next word's bank: arbitrated like any
+                            if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
+                                CL[U(L.L_BANK_RR + bank)] = c + 1
+                            granted = 0
+                            bank = (bank + 1) & nbanks_mask
+                            if s > horizon or (s == horizon and policy != L.POLICY_NONE):
+                                t = s
+                                CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+                                CS[U(cb + L.CS_PARK_T)] = s
+                                CS[U(cb + L.CS_PARK_FIRST)] = s
+                                CS[U(cb + L.CS_PARK_RES)] = bank
+                                CS[U(cb + L.CS_PARK_SLOT)] = slot
+                                CS[U(cb + L.CS_SECOND_HALF)] = 1
+                                break
+                    if rk == L.RK_TCDM:
+                        if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
+                            CL[U(L.L_BANK_RR + bank)] = c + 1
+                        if kind == L.MEM_LOAD:
+                            if mis == 0 and lsz == 2:
+                                res = np.int64(mem32[U(off >> 2)])
+                            else:
+                                res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_SIGNED)
+                        else:
+                            if mis == 0 and lsz == 2:
+                                mem32[U(off >> 2)] = bv & M32
+                            else:
+                                store(mem8, mem16, mem32, off, lsz, bv)
+                            if invalidate_code(pcmap, CL, off, size):
+                                links_ok = False
+                            if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
+                                ev = L.EV_TOHOST
+                                tval = ea
+                    else:
+                        res, pen, pcat, ev, dst = exec_mem_slow(
+                            c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
+                            regions, mem8, mem16, mem32, pcmap, tohost)
+                        if ev == L.EV_TOHOST:
+                            tval = ea
+                        if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
+                            links_ok = False
+                        if dst == D.DEV_RETRY:
+                            # the DMA's queue is full: the store waits a cycle and tries again
+                            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_DMA_WAIT,
+                                   s, 1)
+                            CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+                            CS[U(cb + L.CS_PARK_T)] = s + 1
+                            CS[U(cb + L.CS_PARK_FIRST)] = s + 1
+                            CS[U(cb + L.CS_PARK_RES)] = -1
+                            CS[U(cb + L.CS_PARK_SLOT)] = slot
+                            t = s + 1
+                            break
+                        if dst != 0:
+                            horizon = s    # a device may wake cores or start the DMA: re-check
+                            if dst == D.DEV_FAULT:
+                                trap = L.CAUSE_DEVICE
+                                tval = ea
+                            elif dst == D.DEV_HALT:
+                                CS[U(cb + L.CS_STATUS)] = L.ST_HALTED
+                                CS[U(cb + L.CS_MISC)] = s + 1
+                                ev = -1
+                            elif dst == D.DEV_SLEEP:
+                                CS[U(cb + L.CS_STATUS)] = L.ST_SLEEPING
+                                CS[U(cb + L.CS_SLEEP_SINCE)] = s + 1
+                                CS[U(cb + L.CS_SLEEP_WD)] = wd
+                                CS[U(cb + L.CS_PARK_SLOT)] = slot
+                                if tracing and D.is_barrier_wait(CFG, ea):
+                                    D.trace_event(TR, CL, L.TR_BAR_ARRIVE, c, s, ea, 0)
+                                wd = L.R_SINK
+                                ev = -1
+                    granted = 0
+                    if trap < 0:
+                        inc = (mem >> L.MEM_INC_SHIFT) & 3
+                        if inc != L.INC_NONE:
+                            step = imm if inc == L.INC_IMM else (bv if kind == L.MEM_LOAD else cv)
+                            wd2 = code[U(k + L.F_WD2)]
+                            R[U(rb + wd2)] = (a + step) & M32
+                            RDY[U(rb + wd2)] = (s + 1) << L.RDY_SHIFT
+                            if wd2 == wd and wd != L.R_SINK:
+                                CS[U(cb + L.CS_WARN)] |= L.WARN_POSTINC_RD_EQ_RS1
+                        if kind == L.MEM_LOAD:
+                            rl = ((1 + pen + load_lat) << L.RDY_SHIFT) | L.C_LOAD_USE
+                        else:
+                            wd = L.R_SINK
+            elif op <= O.OP_AND:
+                # ---------------- RV32I ----------------
+                if op == O.OP_ADDI:
+                    res = (a + imm) & M32
+                elif op == O.OP_ADD:
+                    res = (a + bv) & M32
+                elif op >= O.OP_BEQ and op <= O.OP_BGEU:
+                    if op == O.OP_BEQ:
+                        taken = a == bv
+                    elif op == O.OP_BNE:
+                        taken = a != bv
+                    elif op == O.OP_BLT:
+                        taken = (a ^ 0x80000000) < (bv ^ 0x80000000)
+                    elif op == O.OP_BGE:
+                        taken = (a ^ 0x80000000) >= (bv ^ 0x80000000)
+                    elif op == O.OP_BLTU:
+                        taken = a < bv
+                    else:
+                        taken = a >= bv
+                    if taken:
+                        npc = (pc + imm) & M32
+                        nlink = code[U(k + L.F_TGT)]
+                        pen = branch_pen
+                        pcat = L.C_BRANCH
+                        CS[U(cb + L.CS_TAKEN)] += 1
+                elif op == O.OP_LUI:
+                    res = imm & M32
+                elif op == O.OP_AUIPC:
+                    res = (pc + imm) & M32
+                elif op == O.OP_JAL:
+                    res = npc
+                    npc = (pc + imm) & M32
+                    nlink = code[U(k + L.F_TGT)]
+                    pen = jump_pen
+                    pcat = L.C_JUMP
+                elif op == O.OP_JALR:
+                    res = npc
+                    npc = (a + imm) & 0xFFFFFFFE
+                    nlink = -1
+                    pen = jump_pen
+                    # rs1 written by the instruction just before: RI5CY needs one more cycle
+                    if s1 != 0 and RDY[U(rb + s1)] >> L.RDY_SHIFT >= s:
+                        pen += CFG[U(L.K_JALR_DEP)]
+                        CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
+                    pcat = L.C_JUMP
+                elif op == O.OP_SLLI:
+                    res = (a << (imm & 31)) & M32
+                elif op == O.OP_SRLI:
+                    res = a >> (imm & 31)
+                elif op == O.OP_SRAI:
+                    res = (((a ^ 0x80000000) - 0x80000000) >> (imm & 31)) & M32
+                elif op == O.OP_ANDI:
+                    res = a & imm & M32
+                elif op == O.OP_ORI:
+                    res = (a | imm) & M32
+                elif op == O.OP_XORI:
+                    res = (a ^ imm) & M32
+                elif op == O.OP_SLTI:
+                    res = 1 if (a ^ 0x80000000) - 0x80000000 < imm else 0
+                elif op == O.OP_SLTIU:
+                    res = 1 if a < (imm & M32) else 0
+                elif op == O.OP_SUB:
+                    res = (a - bv) & M32
+                elif op == O.OP_SLL:
+                    res = (a << (bv & 31)) & M32
+                elif op == O.OP_SRL:
+                    res = a >> (bv & 31)
+                elif op == O.OP_SRA:
+                    res = (((a ^ 0x80000000) - 0x80000000) >> (bv & 31)) & M32
+                elif op == O.OP_AND:
+                    res = a & bv
+                elif op == O.OP_OR:
+                    res = a | bv
+                elif op == O.OP_XOR:
+                    res = a ^ bv
+                elif op == O.OP_SLT:
+                    res = 1 if (a ^ 0x80000000) < (bv ^ 0x80000000) else 0
+                elif op == O.OP_SLTU:
+                    res = 1 if a < bv else 0
+                else:
+                    trap = L.CAUSE_ILLEGAL
+                    tval = code[U(k + L.F_WORD)] & M32
+            elif op == O.OP_MUL:
+                res = (((a ^ 0x80000000) - 0x80000000) * ((bv ^ 0x80000000) - 0x80000000)) & M32
+            elif op == O.OP_BEQIMM or op == O.OP_BNEIMM:
+                if (a == (code[U(k + L.F_IMM2)] & M32)) == (op == O.OP_BEQIMM):
                     npc = (pc + imm) & M32
                     nlink = code[U(k + L.F_TGT)]
                     pen = branch_pen
                     pcat = L.C_BRANCH
                     CS[U(cb + L.CS_TAKEN)] += 1
-            elif op == O.OP_LUI:
-                res = imm & M32
-            elif op == O.OP_AUIPC:
-                res = (pc + imm) & M32
-            elif op == O.OP_JAL:
-                res = npc
-                npc = (pc + imm) & M32
-                nlink = code[U(k + L.F_TGT)]
-                pen = jump_pen
-                pcat = L.C_JUMP
-            elif op == O.OP_JALR:
-                res = npc
-                npc = (a + imm) & 0xFFFFFFFE
-                nlink = -1
-                pen = jump_pen
-                # rs1 written by the instruction just before: RI5CY needs one more cycle
-                if s1 != 0 and RDY[U(rb + s1)] >> L.RDY_SHIFT >= s:
-                    pen += CFG[U(L.K_JALR_DEP)]
-                    CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
-                pcat = L.C_JUMP
-            elif op == O.OP_SLLI:
-                res = (a << (imm & 31)) & M32
-            elif op == O.OP_SRLI:
-                res = a >> (imm & 31)
-            elif op == O.OP_SRAI:
-                res = (((a ^ 0x80000000) - 0x80000000) >> (imm & 31)) & M32
-            elif op == O.OP_ANDI:
-                res = a & imm & M32
-            elif op == O.OP_ORI:
-                res = (a | imm) & M32
-            elif op == O.OP_XORI:
-                res = (a ^ imm) & M32
-            elif op == O.OP_SLTI:
-                res = 1 if (a ^ 0x80000000) - 0x80000000 < imm else 0
-            elif op == O.OP_SLTIU:
-                res = 1 if a < (imm & M32) else 0
-            elif op == O.OP_SUB:
-                res = (a - bv) & M32
-            elif op == O.OP_SLL:
-                res = (a << (bv & 31)) & M32
-            elif op == O.OP_SRL:
-                res = a >> (bv & 31)
-            elif op == O.OP_SRA:
-                res = (((a ^ 0x80000000) - 0x80000000) >> (bv & 31)) & M32
-            elif op == O.OP_AND:
-                res = a & bv
-            elif op == O.OP_OR:
-                res = a | bv
-            elif op == O.OP_XOR:
-                res = a ^ bv
-            elif op == O.OP_SLT:
-                res = 1 if (a ^ 0x80000000) < (bv ^ 0x80000000) else 0
-            elif op == O.OP_SLTU:
-                res = 1 if a < bv else 0
-            else:
-                trap = L.CAUSE_ILLEGAL
-                tval = code[U(k + L.F_WORD)] & M32
-        elif op == O.OP_MUL:
-            res = (((a ^ 0x80000000) - 0x80000000) * ((bv ^ 0x80000000) - 0x80000000)) & M32
-        elif op == O.OP_BEQIMM or op == O.OP_BNEIMM:
-            if (a == (code[U(k + L.F_IMM2)] & M32)) == (op == O.OP_BEQIMM):
-                npc = (pc + imm) & M32
-                nlink = code[U(k + L.F_TGT)]
-                pen = branch_pen
-                pcat = L.C_BRANCH
-                CS[U(cb + L.CS_TAKEN)] += 1
-        elif (is_fp or (op >= O.OP_MULH and op <= O.OP_REMU)
-              or (op >= O.OP_MAC and op <= O.OP_MACHHURN)):
-            # ---------------- F, M, Xpulp ALU ----------------
-            cv = R[U(rb + s3)]
-            rm = 0
-            if is_fp:
-                rm = code[U(k + L.F_RM)]
-                if rm == 7:
-                    rm = CS[U(cb + L.CS_FRM)]
-                if (CS[U(cb + L.CS_MSTATUS)] >> 13) & 3 == 0 or (rm > 4 and fp_needs_rm(op)):
-                    trap = L.CAUSE_ILLEGAL
-                    tval = code[U(k + L.F_WORD)] & M32
-                elif fpu_shared and granted == 0 and (
-                        s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                    CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                    CS[U(cb + L.CS_PARK_T)] = s
-                    CS[U(cb + L.CS_PARK_FIRST)] = s
-                    CS[U(cb + L.CS_PARK_RES)] = (L.RES_FDIV if cls >= L.TC_FDIV
-                                                 else L.RES_FPU + (c & 3))
-                    CS[U(cb + L.CS_PARK_SLOT)] = slot
-                    switch = True
-                    continue
-                else:
-                    granted = 0
-                    if fpu_shared and cls >= L.TC_FDIV:
-                        if CL[U(L.L_FDIV_BUSY)] > s:
-                            wait = CL[U(L.L_FDIV_BUSY)] - s
-                            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot,
-                                   L.C_FPU_STRUCT, s, wait)
-                            s += wait
-                        CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
-                    if cls >= L.TC_FDIV and not fpu_shared:
-                        # a private FPU's iterative divider blocks it; the shared divider of
-                        # gvsoc4 is a unit apart from the core's adder/multiplier
-                        CS[U(cb + L.CS_FPUBUSY)] = s + (rl >> L.RDY_SHIFT)
-            if trap < 0:
-                done = False
-                if rm == 0 and op >= O.OP_FMADD_S and op <= O.OP_FMUL_S:
-                    # RNE fast path of the add / multiply / fused multiply-add family
-                    x = a
-                    y = bv if op != O.OP_FADD_S and op != O.OP_FSUB_S else 0x3F800000
-                    # a plain product adds -0 (x + -0 = x for every x, including -0)
-                    z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S
-                                                        else 0x80000000)
-                    if sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z):
-                        px = sf.fast_to_f64(x)
-                        zz = sf.fast_to_f64(z)
-                        if op == O.OP_FNMSUB_S or op == O.OP_FNMADD_S:
-                            px = -px
-                        if op == O.OP_FMSUB_S or op == O.OP_FNMADD_S or op == O.OP_FSUB_S:
-                            zz = -zz
-                        done, res, fl = sf.fma_fast_rne(px, sf.fast_to_f64(y), zz)
-                        if done and fl != 0:
+            elif (is_fp or (op >= O.OP_MULH and op <= O.OP_REMU)
+                  or (op >= O.OP_MAC and op <= O.OP_MACHHURN)):
+                # ---------------- F, M, Xpulp ALU ----------------
+                cv = R[U(rb + s3)]
+                rm = 0
+                if is_fp:
+                    rm = code[U(k + L.F_RM)]
+                    if rm == 7:
+                        rm = CS[U(cb + L.CS_FRM)]
+                    if (CS[U(cb + L.CS_MSTATUS)] >> 13) & 3 == 0 or (rm > 4 and fp_needs_rm(op)):
+                        trap = L.CAUSE_ILLEGAL
+                        tval = code[U(k + L.F_WORD)] & M32
+                    elif fpu_shared and granted == 0 and (
+                            s > horizon or (s == horizon and policy != L.POLICY_NONE)):
+                        CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+                        CS[U(cb + L.CS_PARK_T)] = s
+                        CS[U(cb + L.CS_PARK_FIRST)] = s
+                        CS[U(cb + L.CS_PARK_RES)] = (L.RES_FDIV if cls >= L.TC_FDIV
+                                                     else L.RES_FPU + (c & 3))
+                        CS[U(cb + L.CS_PARK_SLOT)] = slot
+                        break
+                    else:
+                        granted = 0
+                        if fpu_shared and cls >= L.TC_FDIV:
+                            if CL[U(L.L_FDIV_BUSY)] > s:
+                                wait = CL[U(L.L_FDIV_BUSY)] - s
+                                charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot,
+                                       L.C_FPU_STRUCT, s, wait)
+                                s += wait
+                            CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
+                        if cls >= L.TC_FDIV and not fpu_shared:
+                            # a private FPU's iterative divider blocks it; the shared divider of
+                            # gvsoc4 is a unit apart from the core's adder/multiplier
+                            CS[U(cb + L.CS_FPUBUSY)] = s + (rl >> L.RDY_SHIFT)
+                if trap < 0:
+                    done = False
+                    if rm == 0 and op >= O.OP_FMADD_S and op <= O.OP_FMUL_S:
+                        # RNE fast path of the add / multiply / fused multiply-add family
+                        x = a
+                        y = bv if op != O.OP_FADD_S and op != O.OP_FSUB_S else 0x3F800000
+                        # a plain product adds -0 (x + -0 = x for every x, including -0)
+                        z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S
+                                                            else 0x80000000)
+                        if sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z):
+                            px = sf.fast_to_f64(x)
+                            zz = sf.fast_to_f64(z)
+                            if op == O.OP_FNMSUB_S or op == O.OP_FNMADD_S:
+                                px = -px
+                            if op == O.OP_FMSUB_S or op == O.OP_FNMADD_S or op == O.OP_FSUB_S:
+                                zz = -zz
+                            done, res, fl = sf.fma_fast_rne(px, sf.fast_to_f64(y), zz)
+                            if done and fl != 0:
+                                CS[U(cb + L.CS_FFLAGS)] |= fl
+                    if not done:
+                        res, fl, extra = exec_scalar(op, a, bv, cv, imm,
+                                                     np.int64(code[U(k + L.F_IMM2)]), rm)
+                        if fl != 0:
                             CS[U(cb + L.CS_FFLAGS)] |= fl
-                if not done:
-                    res, fl, extra = exec_scalar(op, a, bv, cv, imm,
-                                                 np.int64(code[U(k + L.F_IMM2)]), rm)
-                    if fl != 0:
-                        CS[U(cb + L.CS_FFLAGS)] |= fl
-                    if extra != 0:
-                        pen = CFG[U(L.K_MULH_CYC)] - 1 if extra < 0 else extra
-                        pcat = L.C_MULDIV
-        else:
-            # ---------------- hardware loops and system ----------------
-            imm2 = np.int64(code[U(k + L.F_IMM2)]) & M32
-            if cls == L.TC_HWLOOP and code[U(k + L.F_RD)] != 0:
-                imm2 |= 1 << 32
-            res, npc, pen, pcat, trap, tval, sev = exec_system(
-                op, c, pc, ln, a, imm, imm2, code[U(k + L.F_WORD)] & M32, s, slot, CS, CFG, CL,
-                regions, mem8, mem16, mem32)
-            if sev == -2:
-                ev = L.EV_CSR
-                switch = True
-                continue
-            if sev == -3:
-                ev = L.EV_EBREAK
-                tval = 0
-                switch = True
-                continue
-            if sev != 0:
-                ev = sev
-            if npc != pc + ln:
-                nlink = -1
-
-        # ---- exceptions: enter the handler, or stop with a fault report ----
-        if trap >= 0:
-            cause = trap
-            handler = -1 if trap == L.CAUSE_DEVICE else trap_entry(CS, cb, pc, trap, tval)
-            if handler < 0:
-                ev = L.EV_FAULT
-                switch = True
-                continue
-            if trap == L.CAUSE_ECALL_M or trap == L.CAUSE_BREAKPOINT:
-                # ecall/ebreak retire (faulting instructions do not): issued at s like any other
-                PCS[U((pb + slot) * L.NPS)] += 1
-                if tracing:
-                    trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
-                instret += 1
+                        if extra != 0:
+                            pen = CFG[U(L.K_MULH_CYC)] - 1 if extra < 0 else extra
+                            pcat = L.C_MULDIV
             else:
-                # the faulting instruction does not retire: its issue cycle is charged as part
-                # of the jump to the handler
-                charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_JUMP, s, 1)
-            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_JUMP, s + 1, jump_pen)
-            t = s + 1 + jump_pen
-            pc = handler
-            start_run(CS, CL, cb, c, pc, instret)
-            continue
+                # ---------------- hardware loops and system ----------------
+                imm2 = np.int64(code[U(k + L.F_IMM2)]) & M32
+                if cls == L.TC_HWLOOP and code[U(k + L.F_RD)] != 0:
+                    imm2 |= 1 << 32
+                res, npc, pen, pcat, trap, tval, sev = exec_system(
+                    op, c, pc, ln, a, imm, imm2, code[U(k + L.F_WORD)] & M32, s, slot, CS, CFG, CL,
+                    regions, mem8, mem16, mem32)
+                if sev == -2:
+                    ev = L.EV_CSR
+                    break
+                if sev == -3:
+                    ev = L.EV_EBREAK
+                    tval = 0
+                    break
+                if sev != 0:
+                    ev = sev
+                if npc != pc + ln:
+                    nlink = -1
 
-        # ---- retire: write back, hardware loops, time ----
-        R[U(rb + wd)] = res
-        RDY[U(rb + wd)] = (s << L.RDY_SHIFT) + rl
-        if pc == CS[U(cb + L.CS_LPE0)] and CS[U(cb + L.CS_LPC0)] != 0:
-            CS[U(cb + L.CS_LPC0)] -= 1
-            if CS[U(cb + L.CS_LPC0)] != 0:
-                npc = CS[U(cb + L.CS_LPS0)]
-                nlink = -1
+            # ---- exceptions: enter the handler, or stop with a fault report ----
+            if trap >= 0:
+                cause = trap
+                handler = -1 if trap == L.CAUSE_DEVICE else trap_entry(CS, cb, pc, trap, tval)
+                if handler < 0:
+                    ev = L.EV_FAULT
+                    break
+                if trap == L.CAUSE_ECALL_M or trap == L.CAUSE_BREAKPOINT:
+                    # ecall/ebreak retire (faulting instructions do not): issued at s like any other
+                    PCS[U((pb + slot) * L.NPS)] += 1
+                    if tracing:
+                        trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
+                    instret += 1
+                else:
+                    # the faulting instruction does not retire: its issue cycle is charged as part
+                    # of the jump to the handler
+                    charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_JUMP, s, 1)
+                charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_JUMP, s + 1, jump_pen)
+                t = s + 1 + jump_pen
+                pc = handler
+                start_run(CS, CL, cb, c, pc, instret)
+                continue
+
+            # ---- retire: write back, hardware loops, time ----
+            R[U(rb + wd)] = res
+            RDY[U(rb + wd)] = (s << L.RDY_SHIFT) + rl
+            if pc == CS[U(cb + L.CS_LPE0)] and CS[U(cb + L.CS_LPC0)] != 0:
+                CS[U(cb + L.CS_LPC0)] -= 1
+                if CS[U(cb + L.CS_LPC0)] != 0:
+                    npc = CS[U(cb + L.CS_LPS0)]
+                    nlink = -1
+                elif pc == CS[U(cb + L.CS_LPE1)] and CS[U(cb + L.CS_LPC1)] != 0:
+                    CS[U(cb + L.CS_LPC1)] -= 1
+                    if CS[U(cb + L.CS_LPC1)] != 0:
+                        npc = CS[U(cb + L.CS_LPS1)]
+                        nlink = -1
             elif pc == CS[U(cb + L.CS_LPE1)] and CS[U(cb + L.CS_LPC1)] != 0:
                 CS[U(cb + L.CS_LPC1)] -= 1
                 if CS[U(cb + L.CS_LPC1)] != 0:
                     npc = CS[U(cb + L.CS_LPS1)]
                     nlink = -1
-        elif pc == CS[U(cb + L.CS_LPE1)] and CS[U(cb + L.CS_LPC1)] != 0:
-            CS[U(cb + L.CS_LPC1)] -= 1
-            if CS[U(cb + L.CS_LPC1)] != 0:
-                npc = CS[U(cb + L.CS_LPS1)]
-                nlink = -1
-        PCS[U((pb + slot) * L.NPS)] += 1
-        if tracing:
-            trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
-        if pen != 0:
-            CAT[U(c * L.NCAT + pcat)] += pen
-            PCS[U((pb + slot) * L.NPS + L.PS_STALL + pcat)] += pen
+            PCS[U((pb + slot) * L.NPS)] += 1
             if tracing:
-                trace_run(TR, CL, CS, c, s + 1, pen, pcat, slot, code[U(k + L.F_SYM)])
-        instret += 1
-        if npc != pc + ln:
-            start_run(CS, CL, cb, c, npc, instret)
-        t = s + 1 + pen
-        pc = npc
-        if links_ok:
-            link = nlink
-        if ev != 0:
-            switch = True
-            continue
-        if tracing and CL[U(L.L_TRN)] >= tr_limit:
-            ev = L.EV_TRACE_FULL
-            switch = True
+                trace_run(TR, CL, CS, c, s, 1, L.C_INSTR, slot, code[U(k + L.F_SYM)])
+            if pen != 0:
+                CAT[U(c * L.NCAT + pcat)] += pen
+                PCS[U((pb + slot) * L.NPS + L.PS_STALL + pcat)] += pen
+                if tracing:
+                    trace_run(TR, CL, CS, c, s + 1, pen, pcat, slot, code[U(k + L.F_SYM)])
+            instret += 1
+            if npc != pc + ln:
+                start_run(CS, CL, cb, c, npc, instret)
+            t = s + 1 + pen
+            pc = npc
+            if links_ok:
+                link = nlink
+            if ev != 0:
+                break
+            if tracing and CL[U(L.L_TRN)] >= tr_limit:
+                ev = L.EV_TRACE_FULL
+                break
 
 
 def _ensure_fresh_cache() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from isasim import layout as L
 
-from .common import EXIT, bank_traffic, run_asm, run_asm_traced
+from .common import EXIT, bank_traffic, per_core, run_asm, run_asm_traced
 
 K = 16          # loads per core
 T0 = 4          # cycle of the first load: four 1-cycle setup instructions before it
@@ -159,3 +159,103 @@ def test_fifo_serves_older_requests_first_and_round_robin_makes_nobody_wait_long
             waits = runs[(runs[:, 4] == L.C_TCDM), 3]
             assert waits.max() <= L.NREQ - 1
 
+
+
+# Core 0's loads straddle words 0 and 1 (banks 0 and 1); core 1 hammers word 1 (bank 1).
+STRADDLE = """
+    .text
+    .globl _start
+_start:
+    seqz t2, a0
+    slli t2, t2, 1
+    lui t0, 0x10000
+    addi t0, t0, 4
+    sub t0, t0, t2
+""" + "    lw t1, 0(t0)\n" * K + EXIT
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "fifo"])
+def test_a_misaligned_access_takes_both_its_banks_one_after_the_other(policy):
+    """RI5CY splits a load straddling two words into two accesses in consecutive cycles, each
+    arbitrated at its own bank.  Core 0's loads (address 2) use bank 0 at T0 + 2k and bank 1 at
+    T0 + 2k + 1, issuing with the second half; core 1 (address 4, bank 1) wants bank 1 every
+    cycle.  Core 0's second half wins each meeting (round robin: core 1 was served last; FIFO:
+    same age, lower id), so core 1 loses T0 + 1, T0 + 3, ...: K - 1 cycles, all to core 0 on
+    bank 1, and core 0 loses none.  Core 0 takes 2K cycles of loads, core 1 2K - 1."""
+    r, _ = run_asm(STRADDLE, cores=2, conflict_policy=policy)
+    assert r.category("misaligned").tolist() == [K, 0]
+    assert r.category("tcdm_conflict").tolist() == [0, K - 1]
+    assert r.conflicts[1, 1] == K - 1 and r.conflicts.sum() == K - 1
+    assert r.conflict_winners[1, 0] == K - 1
+    assert r.cycles.tolist() == [T0 + 1 + 2 * K + 3] * 2
+    assert r.category("idle").tolist() == [0, 1]
+
+
+def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]]]:
+    """Random straight-line loads on banks 0-3 of several cores, half of them misaligned:
+    (source, cores, per core and instruction the banks of its accesses: () for a nop, (bank,)
+    for an aligned load, (bank, -1) for a misaligned one inside a word, (first word's bank,
+    second word's bank) for one straddling two words)."""
+    rng = np.random.default_rng(seed)
+    cores = int(rng.choice([2, 3, 4, 8]))
+    bodies, uses = [], []
+    for _ in range(cores):
+        lines, used = [], []
+        for _ in range(40):
+            kind = rng.integers(0, 6)
+            word = int(rng.integers(0, 4)) + 16 * int(rng.integers(0, 4))
+            bank, after = word & 15, (word + 1) & 15
+            if kind == 0:
+                lines.append("    nop")
+                used.append(())
+            elif kind <= 2:
+                lines.append(f"    lw t1, {4 * word}(t5)")
+                used.append((bank,))
+            elif kind == 3:
+                lines.append(f"    lw t1, {4 * word + int(rng.integers(1, 4))}(t5)")
+                used.append((bank, after))
+            elif kind == 4:
+                lines.append(f"    lh t1, {4 * word + 3}(t5)")
+                used.append((bank, after))
+            else:
+                lines.append(f"    lh t1, {4 * word + 1}(t5)")
+                used.append((bank, -1))
+        bodies.append("\n".join(lines) + "\n    j done\n")
+        uses.append(used)
+    source = per_core("    li t5, 0x10001000\n", bodies) + "done:\n" + EXIT
+    return source, cores, uses
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_no_bank_serves_two_accesses_in_a_cycle_when_accesses_straddle_words(seed):
+    """From the event log, under round robin and FIFO: no bank serves two accesses in one
+    cycle, counting both halves of misaligned loads.  An aligned load uses its bank in its
+    issue cycle; a misaligned one makes its first access in its ``misaligned`` cycle and, when
+    it straddles two words, its second (the next word's bank) in its issue cycle.  Regression:
+    the second half was not arbitrated, and shared its bank with another core's access."""
+    source, cores, uses = _straddling_traffic(seed)
+    for policy in ("round_robin", "fifo"):
+        r, m, ev = run_asm_traced(source, cores=cores, conflict_policy=policy)
+        assert r.status == "exited"
+        runs = ev[ev[:, 0] == L.TR_RUN]
+        users: dict[tuple[int, int], int] = {}
+        last_half = [-1] * cores       # each core's latest misaligned cycle (runs are in order)
+        for _, core, start, length, state, slot in runs[np.lexsort((runs[:, 2], runs[:, 1]))]:
+            if state == L.C_MISALIGNED:
+                assert length == 1
+                last_half[core] = int(start)
+            if state != L.C_INSTR:
+                continue
+            first = (m.slot_pc[slot] - r.symbols[f"core{core}"]) // 4
+            for j in range(length):
+                k = first + j
+                banks = uses[core][k] if 0 <= k < len(uses[core]) else ()
+                issue = int(start) + j
+                used = [(issue, banks[0])] if len(banks) == 1 else [
+                    (last_half[core], banks[0]), (issue, banks[1])] if banks else []
+                for key in used:
+                    if key[1] >= 0:
+                        users[key] = users.get(key, 0) + 1
+        accesses = sum(len([b for b in u if b >= 0]) for c in range(cores) for u in uses[c])
+        assert sum(users.values()) == accesses
+        assert max(users.values()) == 1
