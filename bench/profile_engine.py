@@ -9,12 +9,21 @@ README names (reference counting, a call pushing array descriptors, a status sca
 were found.  Needs Linux `perf` (with permission to sample: perf_event_paranoid <= 2) and
 GNU objdump.
 
+With ``--lines`` the samples are mapped onto the engine's Python source instead: the script runs
+itself again with numba's debug information on (``NUMBA_DEBUGINFO=1``, a fresh cache: one cold
+compile, a minute or two), reads the line table of the machine code numba produced, and prints
+the share of each part of the loop (a function, or a ``# ----`` section of ``run``) and the
+hottest lines.  LLVM charges the reload of a spilled local to the line that assigned it, so
+lines of ``run``'s set-up show up: that is the cost of values the loop cannot keep in registers.
+
     python bench/profile_engine.py [--cores 8] [--policy round_robin] [--seconds 6] [--top 20]
+                                   [--lines]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import ctypes
 import os
@@ -113,6 +122,83 @@ def disassemble(addr: int, workdir: Path) -> dict[int, str]:
     return code
 
 
+def line_table(addr: int, workdir: Path) -> dict[int, tuple[str, int]]:
+    """{address in the loop: (source file, line)}, from the DWARF line table of the object
+    numba compiled ``run`` into (it keeps the object only when it compiled, not when it loaded
+    the cache: hence the fresh cache of ``--lines``)."""
+    cres = next(iter(engine_loop.overloads.values()))
+    name = cres.fndesc.llvm_func_name
+    obj = workdir / "run.o"
+    obj.write_bytes(cres.library._get_compiled_object())
+    symbols = subprocess.run(["nm", str(obj)], check=True, capture_output=True, text=True).stdout
+    base = next(int(line.split()[0], 16) for line in symbols.splitlines()
+                if line.split()[-1] == name)
+    listing = subprocess.run(["objdump", "-d", "-l", "--no-show-raw-insn", str(obj)], check=True,
+                             capture_output=True, text=True).stdout
+    table = {}
+    where = ("?", 0)
+    for line in listing.splitlines():
+        m = re.match(r"^(\S+\.py):(\d+)", line)
+        if m:
+            where = (m.group(1), int(m.group(2)))
+            continue
+        m = re.match(r"\s+([0-9a-f]+):", line)
+        if m:
+            table[addr + int(m.group(1), 16) - base] = where
+    return table
+
+
+def part_of(path: str, line: int, cache: dict) -> str:
+    """The function a source line belongs to; for ``run``, its ``# ----`` section."""
+    if path not in cache:
+        try:
+            text = Path(path).read_text()
+        except OSError:
+            cache[path] = ([], [])
+        else:
+            funcs = [(f.lineno, f.end_lineno, f.name) for f in ast.walk(ast.parse(text))
+                     if isinstance(f, ast.FunctionDef)]
+            cache[path] = (funcs, text.splitlines())
+    funcs, lines = cache[path]
+    inside = [f for f in funcs if f[0] <= line <= f[1]]
+    if not inside:
+        return f"{Path(path).name} (module level)"
+    start, _, name = max(inside)
+    if name == "run" and Path(path).name == "engine.py":
+        for k in range(line - 1, start - 1, -1):
+            m = re.match(r"\s*# -+ (.*?) -*$", lines[k])
+            if m:
+                return f"run: {m.group(1).split(':')[0]}"
+        return "run: set-up, core switch, reloads of spilled locals"
+    return f"{name} ({Path(path).name})"
+
+
+def print_lines(console: Console, inside: collections.Counter, table: dict, top: int) -> None:
+    by_line = collections.Counter()
+    for ip, k in inside.items():
+        if ip in table:
+            by_line[table[ip]] += k
+    total = sum(by_line.values()) or 1
+    cache: dict = {}
+    parts = collections.Counter()
+    for (path, line), k in by_line.items():
+        parts[part_of(path, line, cache)] += k
+    t = Table(title="the loop's samples by part of the source")
+    for col in ("part", "share"):
+        t.add_column(col, justify="right" if col == "share" else "left")
+    for part, k in parts.most_common():
+        t.add_row(escape(part), f"{100 * k / total:.1f} %")
+    console.print(t)
+    t = Table(title="hottest source lines")
+    for col in ("line", "share", "source"):
+        t.add_column(col, justify="right" if col == "share" else "left")
+    for (path, line), k in by_line.most_common(top):
+        text = cache.get(path, ([], []))[1]
+        t.add_row(f"{Path(path).name}:{line}", f"{100 * k / total:.1f} %",
+                  escape(text[line - 1].strip()[:70]) if 0 < line <= len(text) else "")
+    console.print(t)
+
+
 def _library(dso: str) -> str:
     if "perf-" in dso and dso.endswith(".map"):
         return "other numba-compiled code"
@@ -124,15 +210,23 @@ def main() -> None:
     ap.add_argument("--cores", type=int, default=8)
     ap.add_argument("--policy", default="round_robin", choices=("round_robin", "fifo", "none"))
     ap.add_argument("--seconds", type=float, default=6.0)
-    ap.add_argument("--top", type=int, default=20, help="hottest blocks to list")
+    ap.add_argument("--top", type=int, default=20, help="hottest blocks (or lines) to list")
+    ap.add_argument("--lines", action="store_true",
+                    help="map the samples onto the engine's source lines (a debug-info compile)")
     args = ap.parse_args()
-    for tool in ("perf", "objdump"):
+    for tool in ("perf", "objdump", "nm"):
         if shutil.which(tool) is None:
             raise SystemExit(f"profile_engine: needs `{tool}` on PATH")
+    if args.lines and os.environ.get("NUMBA_DEBUGINFO") != "1":
+        with tempfile.TemporaryDirectory() as cache:
+            print("compiling the engine with debug information (a cold compile)...", flush=True)
+            env = dict(os.environ, NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=cache)
+            raise SystemExit(subprocess.run([sys.executable, *sys.argv], env=env).returncode)
     once = workload(args.cores, args.policy)
     once()                                   # compile or load the cached engine first
     addr = run_address()
     with tempfile.TemporaryDirectory() as tmp:
+        table = line_table(addr, Path(tmp)) if args.lines else {}
         n, busy = sample(once, args.seconds, Path(tmp) / "perf.data")
         rows = samples(Path(tmp) / "perf.data")
         code = disassemble(addr, Path(tmp))
@@ -152,6 +246,9 @@ def main() -> None:
     for dso, k in outside.most_common(6):
         where.add_row(escape(dso), f"{100 * k / total:.1f} %")
     console.print(where)
+    if args.lines:
+        print_lines(console, inside, table, args.top)
+        return
     blocks = collections.Counter()
     for ip, k in inside.items():
         blocks[ip & ~63] += k

@@ -769,6 +769,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             trap = -1
 
             if op == O.OP_MEM:
+                # ---------------- loads and stores ----------------
                 mem = code[U(k + L.F_MEM)]
                 kind = mem & L.MEM_KIND_MASK
                 lsz = (mem >> L.MEM_SIZE_SHIFT) & 3
