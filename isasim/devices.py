@@ -109,8 +109,8 @@ def deliver_event(CL, CS, CFG, core, bit, t):
     CL[U(EU_BUF + core)] |= 1 << bit
     b = core * L.NCS
     if (CL[U(EU_WAIT + core)] != 0 and CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING
-            and CS[U(b + L.CS_WAKE_T)] >= BIG and CL[U(EU_BUF + core)] & CL[U(EU_MASK + core)]):
-        CS[U(b + L.CS_WAKE_T)] = t + CFG[U(L.K_BAR_REQ_LAT)] + CFG[U(L.K_BAR_WAKE_LAT)]
+            and CS[U(b + L.CS_NEXT_T)] >= BIG and CL[U(EU_BUF + core)] & CL[U(EU_MASK + core)]):
+        CS[U(b + L.CS_NEXT_T)] = t + CFG[U(L.K_BAR_REQ_LAT)] + CFG[U(L.K_BAR_WAKE_LAT)]
         CS[U(b + L.CS_SLEEP)] = sleep_kind(1 << bit)
 
 
@@ -146,10 +146,10 @@ def event_wait(CL, CS, CFG, c, clear, t, kind):
     CS[U(b + L.CS_SLEEP_SINCE)] = t
     pending = CL[U(EU_BUF + c)] & CL[U(EU_MASK + c)]
     if pending:
-        CS[U(b + L.CS_WAKE_T)] = t + CFG[U(L.K_BAR_REQ_LAT)] + CFG[U(L.K_BAR_WAKE_LAT)]
+        CS[U(b + L.CS_NEXT_T)] = t + CFG[U(L.K_BAR_REQ_LAT)] + CFG[U(L.K_BAR_WAKE_LAT)]
         CS[U(b + L.CS_SLEEP)] = sleep_kind(pending)
     else:
-        CS[U(b + L.CS_WAKE_T)] = BIG
+        CS[U(b + L.CS_NEXT_T)] = BIG
         CS[U(b + L.CS_SLEEP)] = kind
     return 0, DEV_SLEEP
 

@@ -330,7 +330,7 @@ def core_time(CS, b):
     if st == L.ST_SLEEPING:
         return CS[U(b + L.CS_SLEEP_SINCE)]
     if st == L.ST_PARKED:
-        return CS[U(b + L.CS_PARK_T)]    # lost arbitrations are charged up to here
+        return CS[U(b + L.CS_NEXT_T)]    # lost arbitrations are charged up to here
     return CS[U(b + L.CS_T)]
 
 
@@ -385,14 +385,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     later = BIG      # the earliest cycle after tmin at which a core outside the group acts
     group = 0
     for i in range(n):
-        b = i * L.NCS
-        st = CS[U(b + L.CS_STATUS)]
-        if st == L.ST_PARKED:
-            ti = CS[U(b + L.CS_PARK_T)]
-        elif st == L.ST_SLEEPING:
-            ti = CS[U(b + L.CS_WAKE_T)]
-        else:
-            continue
+        # BIG for a running or stopped core (and for a sleeper nothing wakes yet): it joins no
+        # group, since a group at BIG ends the run
+        ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
         if ti < tmin:
             if tmin < later:
                 later = tmin
@@ -411,6 +406,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     nbm = CFG[U(L.K_NBANKS)] - 1
     tracing = CFG[U(L.K_TRACE)] != 0
     released = 0
+    # this round's winner of resource r is L_BANK_WIN[r] - stamp (0..15); an entry below the
+    # stamp is an earlier round's, so the table needs no clearing
+    stamp = CL[U(L.L_ROUND_STAMP)] + 16
+    CL[U(L.L_ROUND_STAMP)] = stamp
     # wake-ups due now (the wait's loaded value arrives with the core), then bank claims
     g = group
     while g != 0:
@@ -433,7 +432,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             RDY[U(i * L.RS + wd)] = tmin << L.RDY_SHIFT
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_T)] = tmin
-            CS[U(b + L.CS_WAKE_T)] = BIG
+            CS[U(b + L.CS_NEXT_T)] = BIG
             released |= 1 << i
             group &= ~(1 << i)
             if tracing and kind == L.SLEEP_BARRIER:
@@ -445,16 +444,16 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if res == L.RES_FDIV and CL[U(L.L_FDIV_BUSY)] > tmin:
             continue
         win = L.L_BANK_WIN + res
-        w = CL[U(win)]
+        w = CL[U(win)] - stamp
         if w < 0:
-            CL[U(win)] = i
+            CL[U(win)] = stamp + i
         else:
             if policy == L.POLICY_ROUND_ROBIN:
                 rr = CL[U(L.L_BANK_RR + res)]
                 if rr_before(i, w, rr):
-                    CL[U(win)] = i
+                    CL[U(win)] = stamp + i
             elif CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
-                CL[U(win)] = i   # FIFO: the older request wins
+                CL[U(win)] = stamp + i   # FIFO: the older request wins
     # the DMA's beat (two ports) competes for its banks
     dma_req = CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] == tmin
     if dma_req:
@@ -469,15 +468,15 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             for k in range(2):
                 bank = dbank0 if k == 0 else dbank1
                 if bank >= 0:
-                    w = CL[U(L.L_BANK_WIN + bank)]
+                    w = CL[U(L.L_BANK_WIN + bank)] - stamp
                     if w >= 0 and not rr_before(L.DMA_PORT0 + k, w, CL[U(L.L_BANK_RR + bank)]):
                         ok = False
         if ok:
             if policy != L.POLICY_NONE:
                 # (FIFO: the DMA's request is never younger than a core's)
-                CL[U(L.L_BANK_WIN + dbank0)] = L.DMA_PORT0
+                CL[U(L.L_BANK_WIN + dbank0)] = stamp + L.DMA_PORT0
                 if dbank1 >= 0:
-                    CL[U(L.L_BANK_WIN + dbank1)] = L.DMA_PORT0 + 1
+                    CL[U(L.L_BANK_WIN + dbank1)] = stamp + L.DMA_PORT0 + 1
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
             if policy == L.POLICY_ROUND_ROBIN:
                 CL[U(L.L_BANK_RR + dbank0)] = L.DMA_PORT0 + 1
@@ -495,23 +494,24 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if res == L.RES_FDIV and CL[U(L.L_FDIV_BUSY)] > tmin:
             # the shared divider is busy: wait for it
             wait = CL[U(L.L_FDIV_BUSY)] - tmin
-            CS[U(b + L.CS_PARK_T)] = CL[U(L.L_FDIV_BUSY)]
+            CS[U(b + L.CS_NEXT_T)] = CL[U(L.L_FDIV_BUSY)]
             charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, CS[U(b + L.CS_PARK_SLOT)],
                    L.C_FPU_STRUCT, tmin, wait)
             continue
         w = i
         if res >= 0 and policy != L.POLICY_NONE:
-            w = CL[U(L.L_BANK_WIN + res)]
+            w = CL[U(L.L_BANK_WIN + res)] - stamp
             if w == i or w < 0:
                 CL[U(L.L_BANK_RR + res)] = i + 1
                 w = i
         if w == i:
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
+            CS[U(b + L.CS_NEXT_T)] = BIG
             CS[U(b + L.CS_GRANTED)] = 1
             CS[U(b + L.CS_T)] = tmin
             released |= 1 << i
         else:
-            CS[U(b + L.CS_PARK_T)] = tmin + 1
+            CS[U(b + L.CS_NEXT_T)] = tmin + 1
             cat = L.C_TCDM if res < 32 else L.C_FPU_STRUCT
             pslot = CS[U(b + L.CS_PARK_SLOT)]
             CAT[U(i * L.NCAT + cat)] += 1
@@ -523,18 +523,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
                 if tracing:
                     D.trace_event(TR, CL, L.TR_CONFLICT, i, tmin, res, w)
-    # clear the winner table entries this cycle used
-    g = group
-    while g != 0:
-        i = lowest_set_bit(g)
-        g &= g - 1
-        res = CS[U(i * L.NCS + L.CS_PARK_RES)]
-        if res >= 0:
-            CL[U(L.L_BANK_WIN + res)] = -1
-    if dma_req:
-        CL[U(L.L_BANK_WIN + dbank0)] = -1
-        if dbank1 >= 0:
-            CL[U(L.L_BANK_WIN + dbank1)] = -1
     CL[U(L.L_RELEASED)] = released
     # the horizon of a core this round released alone: the cores outside the group, and the
     # group's losers retrying next cycle (unknown after a DMA beat: its end may wake a core)
@@ -667,15 +655,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             for i in range(ncores):
                 if i == c:
                     continue
-                st = CS[U(i * L.NCS + L.CS_STATUS)]
-                if st == L.ST_RUNNING:
+                if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
                     ti = CS[U(i * L.NCS + L.CS_T)]
-                elif st == L.ST_PARKED:
-                    ti = CS[U(i * L.NCS + L.CS_PARK_T)]
-                elif st == L.ST_SLEEPING:
-                    ti = CS[U(i * L.NCS + L.CS_WAKE_T)]
                 else:
-                    continue
+                    ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
                 if ti < horizon:
                     horizon = ti
         if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] < horizon:
@@ -800,7 +783,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     tval = ea
                 elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
                     CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                    CS[U(cb + L.CS_PARK_T)] = s
+                    CS[U(cb + L.CS_NEXT_T)] = s
                     CS[U(cb + L.CS_PARK_FIRST)] = s
                     CS[U(cb + L.CS_PARK_RES)] = ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1
                     CS[U(cb + L.CS_PARK_SLOT)] = slot
@@ -823,7 +806,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if s > horizon or (s == horizon and policy != L.POLICY_NONE):
                                 t = s
                                 CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                                CS[U(cb + L.CS_PARK_T)] = s
+                                CS[U(cb + L.CS_NEXT_T)] = s
                                 CS[U(cb + L.CS_PARK_FIRST)] = s
                                 CS[U(cb + L.CS_PARK_RES)] = bank
                                 CS[U(cb + L.CS_PARK_SLOT)] = slot
@@ -860,7 +843,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_DMA_WAIT,
                                    s, 1)
                             CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                            CS[U(cb + L.CS_PARK_T)] = s + 1
+                            CS[U(cb + L.CS_NEXT_T)] = s + 1
                             CS[U(cb + L.CS_PARK_FIRST)] = s + 1
                             CS[U(cb + L.CS_PARK_RES)] = -1
                             CS[U(cb + L.CS_PARK_SLOT)] = slot
@@ -1004,7 +987,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     elif fpu_shared and granted == 0 and (
                             s > horizon or (s == horizon and policy != L.POLICY_NONE)):
                         CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                        CS[U(cb + L.CS_PARK_T)] = s
+                        CS[U(cb + L.CS_NEXT_T)] = s
                         CS[U(cb + L.CS_PARK_FIRST)] = s
                         CS[U(cb + L.CS_PARK_RES)] = (L.RES_FDIV if cls >= L.TC_FDIV
                                                      else L.RES_FPU + (c & 3))

@@ -74,12 +74,14 @@ PS_COUNT = 0
 PS_STALL = 1      # + category
 
 # ---- per-core scalar state: int64[ncores * NCS] --------------------------------------------------
+# CS_NEXT_T: the cycle of a parked core's access or a sleeping core's wake-up; BIG while the core
+# runs, has stopped, or sleeps with nothing to wake it (the scheduler scans only this field)
 (CS_PC, CS_T, CS_STATUS, CS_LPS0, CS_LPE0, CS_LPC0, CS_LPS1, CS_LPE1, CS_LPC1, CS_INSTRET,
  CS_LASTWD, CS_FPUBUSY, CS_FFLAGS, CS_FRM, CS_MSTATUS, CS_MTVEC, CS_MEPC, CS_MCAUSE, CS_MTVAL,
- CS_MSCRATCH, CS_MIE, CS_EXIT, CS_PARK_T, CS_PARK_FIRST, CS_SECOND_HALF, CS_PARK_RES, CS_GRANTED,
- CS_HART, CS_WAKE_T, CS_SLEEP, CS_SLEEP_SINCE, CS_PCER, CS_PCMR, CS_WARN, CS_PARK_SLOT,
+ CS_MSCRATCH, CS_MIE, CS_EXIT, CS_NEXT_T, CS_PARK_FIRST, CS_SECOND_HALF, CS_PARK_RES, CS_GRANTED,
+ CS_HART, CS_SLEEP, CS_SLEEP_SINCE, CS_PCER, CS_PCMR, CS_WARN, CS_PARK_SLOT,
  CS_CSR_PEND, CS_CSR_VAL, CS_TR_STATE, CS_TR_START, CS_TR_SLOT, CS_TR_SYM, CS_MISC,
- CS_RUNS) = range(43)
+ CS_RUNS) = range(42)
 CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the guest)
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
@@ -124,9 +126,9 @@ FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
 (L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
- L_FDIV_BUSY, L_DEVERR, L_RELEASED, L_TEXT_DIRTY, L_ROUND_HORIZON) = range(14)
+ L_FDIV_BUSY, L_DEVERR, L_RELEASED, L_TEXT_DIRTY, L_ROUND_HORIZON, L_ROUND_STAMP) = range(15)
 L_BANK_RR = 16          # 64 round-robin pointers, one per resource (banks 0..31, units 32..)
-L_BANK_WIN = 80         # 64 scratch slots: the winner of each resource in the current cycle
+L_BANK_WIN = 80         # 64 slots: the winner of each resource in a round (see L_ROUND_STAMP)
 L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)

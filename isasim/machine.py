@@ -176,7 +176,7 @@ class Machine:
             self.CS[b + L.CS_STATUS] = L.ST_RUNNING
             self.CS[b + L.CS_HART] = (cfg.cluster_id << 5) | c
             self.CS[b + L.CS_MSTATUS] = (cfg.fs_reset & 3) << 13
-            self.CS[b + L.CS_WAKE_T] = engine.BIG
+            self.CS[b + L.CS_NEXT_T] = engine.BIG
             self.CS[b + L.CS_LASTWD] = L.R_SINK
             self.CS[b + L.CS_PCMR] = 0
             self.CS[b + L.CS_PARK_SLOT] = -1
