@@ -576,7 +576,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     pc = t = instret = granted = cur_base = cur_size = cur_off = 0
     horizon = BIG
     first = True
-    may_run = 0      # a superset of the running cores
+    may_run = 0      # the running cores
     after_round = False   # the core about to resume is the one a scheduling round released
     for i in range(ncores):
         if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
@@ -604,22 +604,20 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 CL[U(L.L_EV_CAUSE)] = cause
                 CL[U(L.L_EV_TVAL)] = tval
                 return ev
+            if CS[U(cb + L.CS_STATUS)] != L.ST_RUNNING:
+                may_run &= ~(1 << c)
         first = False
         ev = 0
         if tracing and CL[U(L.L_TRN)] >= tr_limit:
             return L.EV_TRACE_FULL
-        # pick the next runnable core after c (round robin, for fairness) among the cores
-        # that may run: a core only starts running when a scheduling round releases it
+        # pick the next running core after c (round robin, for fairness); only the core that
+        # ran stops running between rounds, and only a round releases cores
         found = -1
         while found < 0:
-            while may_run != 0:
+            if may_run != 0:
                 later = may_run & ~((2 << c) - 1)
-                i = lowest_set_bit(later if later != 0 else may_run)
-                if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
-                    found = i
-                    break
-                may_run &= ~(1 << i)
-            if found < 0:
+                found = lowest_set_bit(later if later != 0 else may_run)
+            else:
                 # every scheduling round may log records: check before each one
                 if tracing and CL[U(L.L_TRN)] >= tr_limit:
                     return L.EV_TRACE_FULL
