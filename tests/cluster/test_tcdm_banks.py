@@ -192,10 +192,10 @@ def test_a_misaligned_access_takes_both_its_banks_one_after_the_other(policy):
 
 
 def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]]]:
-    """Random straight-line loads on banks 0-3 of several cores, half of them misaligned:
-    (source, cores, per core and instruction the banks of its accesses: () for a nop, (bank,)
-    for an aligned load, (bank, -1) for a misaligned one inside a word, (first word's bank,
-    second word's bank) for one straddling two words)."""
+    """Random straight-line loads and stores on banks 0-3 of several cores, half of them
+    misaligned: (source, cores, per core and instruction the banks of its accesses: () for a
+    nop, (bank,) for an aligned access, (bank, -1) for a misaligned one inside a word, (first
+    word's bank, second word's bank) for one straddling two words)."""
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 3, 4, 8]))
     bodies, uses = [], []
@@ -205,20 +205,22 @@ def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]
             kind = rng.integers(0, 6)
             word = int(rng.integers(0, 4)) + 16 * int(rng.integers(0, 4))
             bank, after = word & 15, (word + 1) & 15
+            load = rng.random() < 0.7
+            w, h = ("lw t1", "lh t1") if load else ("sw t2", "sh t2")
             if kind == 0:
                 lines.append("    nop")
                 used.append(())
             elif kind <= 2:
-                lines.append(f"    lw t1, {4 * word}(t5)")
+                lines.append(f"    {w}, {4 * word}(t5)")
                 used.append((bank,))
             elif kind == 3:
-                lines.append(f"    lw t1, {4 * word + int(rng.integers(1, 4))}(t5)")
+                lines.append(f"    {w}, {4 * word + int(rng.integers(1, 4))}(t5)")
                 used.append((bank, after))
             elif kind == 4:
-                lines.append(f"    lh t1, {4 * word + 3}(t5)")
+                lines.append(f"    {h}, {4 * word + 3}(t5)")
                 used.append((bank, after))
             else:
-                lines.append(f"    lh t1, {4 * word + 1}(t5)")
+                lines.append(f"    {h}, {4 * word + 1}(t5)")
                 used.append((bank, -1))
         bodies.append("\n".join(lines) + "\n    j done\n")
         uses.append(used)
@@ -229,7 +231,7 @@ def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]
 @pytest.mark.parametrize("seed", range(10))
 def test_no_bank_serves_two_accesses_in_a_cycle_when_accesses_straddle_words(seed):
     """From the event log, under round robin and FIFO: no bank serves two accesses in one
-    cycle, counting both halves of misaligned loads.  An aligned load uses its bank in its
+    cycle, counting both halves of misaligned ones.  An aligned access uses its bank in its
     issue cycle; a misaligned one makes its first access in its ``misaligned`` cycle and, when
     it straddles two words, its second (the next word's bank) in its issue cycle.  Regression:
     the second half was not arbitrated, and shared its bank with another core's access."""
