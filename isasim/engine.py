@@ -153,6 +153,17 @@ def start_run(CS, CL, cb, c, pc, instret):
     CS[U(cb + L.CS_RUNS)] = k + 1
 
 
+@compiled(inline=True)
+def park(CS, cb, t, res, slot):
+    """Core ``cb // NCS`` waits for a scheduling round to grant it ``res`` (a TCDM bank, a shared
+    FPU unit, or -1: an ordered device / L2 access) at cycle t, for its instruction ``slot``."""
+    CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
+    CS[U(cb + L.CS_NEXT_T)] = t
+    CS[U(cb + L.CS_PARK_FIRST)] = t
+    CS[U(cb + L.CS_PARK_RES)] = res
+    CS[U(cb + L.CS_PARK_SLOT)] = slot
+
+
 @compiled
 def read_word(regions, mem8, mem16, mem32, addr):
     off, kind = translate(regions, addr, 4)
@@ -780,11 +791,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             else L.CAUSE_STORE_MISALIGNED)
                     tval = ea
                 elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                    CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                    CS[U(cb + L.CS_NEXT_T)] = s
-                    CS[U(cb + L.CS_PARK_FIRST)] = s
-                    CS[U(cb + L.CS_PARK_RES)] = ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1
-                    CS[U(cb + L.CS_PARK_SLOT)] = slot
+                    park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
                     break
                 else:
                     bank = (ea >> 2) & nbanks_mask
@@ -803,11 +810,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             bank = (bank + 1) & nbanks_mask
                             if s > horizon or (s == horizon and policy != L.POLICY_NONE):
                                 t = s
-                                CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                                CS[U(cb + L.CS_NEXT_T)] = s
-                                CS[U(cb + L.CS_PARK_FIRST)] = s
-                                CS[U(cb + L.CS_PARK_RES)] = bank
-                                CS[U(cb + L.CS_PARK_SLOT)] = slot
+                                park(CS, cb, s, bank, slot)
                                 CS[U(cb + L.CS_SECOND_HALF)] = 1
                                 break
                     if rk == L.RK_TCDM:
@@ -840,11 +843,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             # the DMA's queue is full: the store waits a cycle and tries again
                             charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_DMA_WAIT,
                                    s, 1)
-                            CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                            CS[U(cb + L.CS_NEXT_T)] = s + 1
-                            CS[U(cb + L.CS_PARK_FIRST)] = s + 1
-                            CS[U(cb + L.CS_PARK_RES)] = -1
-                            CS[U(cb + L.CS_PARK_SLOT)] = slot
+                            park(CS, cb, s + 1, -1, slot)
                             t = s + 1
                             break
                         if dst != 0:
@@ -984,12 +983,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         tval = code[U(k + L.F_WORD)] & M32
                     elif fpu_shared and granted == 0 and (
                             s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                        CS[U(cb + L.CS_STATUS)] = L.ST_PARKED
-                        CS[U(cb + L.CS_NEXT_T)] = s
-                        CS[U(cb + L.CS_PARK_FIRST)] = s
-                        CS[U(cb + L.CS_PARK_RES)] = (L.RES_FDIV if cls >= L.TC_FDIV
-                                                     else L.RES_FPU + (c & 3))
-                        CS[U(cb + L.CS_PARK_SLOT)] = slot
+                        park(CS, cb, s, L.RES_FDIV if cls >= L.TC_FDIV else L.RES_FPU + (c & 3),
+                             slot)
                         break
                     else:
                         granted = 0
