@@ -31,10 +31,14 @@ Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
   allocates a transfer id; writes push, in order, the command word (length bits 16..0, bit 17
   L2->TCDM, bit 18 incremental, bit 19 2-D, bit 20 event on completion), the TCDM address, the
   external address, and for 2-D the line length and the external stride; 0x4 STATUS — a read
-  gives the mask of busy ids, a write frees ids.  Transfers run in order at ``dma_bandwidth``
-  bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is arbitrated with the cores.
-  A command completed while the queue holds 16 transfers waits: its last store is retried each
-  cycle, charged to ``dma_wait``, until a transfer completes and frees a slot.
+  gives the mask of busy ids, a write frees ids.  Transfers run one at a time at
+  ``dma_bandwidth`` bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is
+  arbitrated with the cores.  Queues as in mchan v7 (xpulp-spec C.4): a complete command enters
+  its core's queue (depth 2), from which it moves to the global queue (depth 8, ahead of the
+  transfer in progress) as soon as there is room, the cores' queues taking turns (round robin)
+  when several wait.  A write to CMD while the core's queue is full, and a CMD read (or a
+  command without one) while all 16 transfer ids are busy, is not done: the core retries it
+  each cycle, charged to ``dma_wait``, as mchan stalls the core until there is room.
   Each command word is checked when it is written (length and 2-D line length non-zero and
   multiples of 4, TCDM address word aligned and the TCDM side inside the TCDM, the external
   side inside L2 / RAM), so a bad transfer ends the run at the store that asked for it.
@@ -57,8 +61,10 @@ SIMDEV_SIZE = 0x10
 EVT_DMA = 8
 EVT_BARRIER = 16
 N_BARRIERS = 9
-DMA_QUEUE = 16
-DMA_ID_MASK = 0xFFFF
+DMA_CORE_DEPTH = 2        # commands a core's queue holds before its next CMD write stalls
+DMA_GLOBAL_DEPTH = 8      # commands waiting in the global queue behind the one in progress
+DMA_RING = 1 + DMA_GLOBAL_DEPTH
+DMA_IDS = 16
 
 # CL offsets (inside L_CLUSTER .. L_LATWHY)
 EU_MASK = L.L_CLUSTER            # 8 cores
@@ -71,15 +77,19 @@ DMA_NEXT_T = DMA_BUSY + 2        # cycle of the next beat (BIG when idle)
 DMA_HEAD = DMA_BUSY + 3          # queue ring
 DMA_COUNT = DMA_BUSY + 4
 DMA_BYTES = DMA_BUSY + 5         # bytes moved in all (trace counter)
+DMA_SCHED = DMA_BUSY + 6         # the core whose queue moves next when several wait
 DMA_STAGE = DMA_BUSY + 8         # 8 cores x 8: words received, cmd, loc, ext, line, stride,
                                  # id allocated by a CMD read (-1: none)
-DMA_Q = DMA_STAGE + 64           # DMA_QUEUE x 8: id, cmd, loc, ext, line, stride, done, core
-QW = 8
-DMA_END = DMA_Q + DMA_QUEUE * QW
+DMA_Q = DMA_STAGE + 64           # ring of DMA_RING x QW: id, cmd, loc, ext, line, stride, done,
+QW = 8                           # core; the head is the transfer in progress
+DMA_CQN = DMA_Q + DMA_RING * QW  # 8 cores: commands in the core's queue
+DMA_CQ = DMA_CQN + 8             # 8 cores x DMA_CORE_DEPTH x QW: the core queues (oldest first)
+DMA_END = DMA_CQ + 8 * DMA_CORE_DEPTH * QW
 
 # error codes reported with DEV_FAULT
 (DEVERR_NONE, DEVERR_UNMAPPED, DEVERR_READ_ONLY, DEVERR_DMA_RANGE, DEVERR_DMA_ALIGN,
- DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH, DEVERR_DMA_TCDM_RANGE) = range(9)
+ DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH, DEVERR_DMA_TCDM_RANGE,
+ DEVERR_DMA_NO_ID) = range(10)
 DEVERR_TEXT = (
     "", "no device register at this address", "write to a read-only device register",
     "DMA external address range (address + (lines - 1) * stride + line) outside L2 / RAM",
@@ -87,6 +97,7 @@ DEVERR_TEXT = (
     "no such hardware barrier (0..8)",
     "core is not in the barrier's trigger mask", "DMA transfer or 2-D line of length 0",
     "DMA TCDM address range (address + length) outside the TCDM",
+    "DMA transfer id wanted while all 16 are busy, and no transfer or other core can free one",
 )
 BIG = 1 << 62
 
@@ -267,15 +278,42 @@ def in_ram(regions, addr, size, want_tcdm):
 
 @compiled
 def dma_alloc_id(CL):
-    """The next free transfer id (round robin), marked busy."""
+    """The next free transfer id (round robin), marked busy; -1 when all 16 are busy."""
     tid = CL[U(DMA_NEXT_ID)]
-    for _ in range(16):
+    for _ in range(DMA_IDS):
         if CL[U(DMA_BUSY)] & (1 << tid) == 0:
-            break
-        tid = (tid + 1) & 15
-    CL[U(DMA_NEXT_ID)] = (tid + 1) & 15
-    CL[U(DMA_BUSY)] |= 1 << tid
-    return tid
+            CL[U(DMA_NEXT_ID)] = (tid + 1) & (DMA_IDS - 1)
+            CL[U(DMA_BUSY)] |= 1 << tid
+            return tid
+        tid = (tid + 1) & (DMA_IDS - 1)
+    return -1
+
+
+@compiled
+def dma_admit(CL, CFG, t):
+    """Move commands from the core queues into the global queue while it has room, the cores
+    taking turns from ``DMA_SCHED``; a transfer entering an idle DMA starts after the setup."""
+    for _ in range(8 * DMA_CORE_DEPTH):
+        if CL[U(DMA_COUNT)] >= DMA_RING:
+            return
+        c = CL[U(DMA_SCHED)]
+        for _ in range(8):
+            if CL[U(DMA_CQN + c)] > 0:
+                break
+            c = (c + 1) & 7
+        if CL[U(DMA_CQN + c)] == 0:
+            return
+        src = DMA_CQ + c * DMA_CORE_DEPTH * QW
+        dst = DMA_Q + ((CL[U(DMA_HEAD)] + CL[U(DMA_COUNT)]) % DMA_RING) * QW
+        for w in range(QW):
+            CL[U(dst + w)] = CL[U(src + w)]
+        for w in range(QW * (DMA_CORE_DEPTH - 1)):
+            CL[U(src + w)] = CL[U(src + QW + w)]
+        CL[U(DMA_CQN + c)] -= 1
+        CL[U(DMA_SCHED)] = (c + 1) & 7
+        if CL[U(DMA_COUNT)] == 0:
+            CL[U(DMA_NEXT_T)] = t + 1 + CFG[U(L.K_DMA_SETUP)]
+        CL[U(DMA_COUNT)] += 1
 
 
 @compiled
@@ -309,7 +347,21 @@ def dma_check(CL, st, n, need, regions):
 
 
 @compiled
-def dma_access(c, off, is_store, value, t, CFG, CL, regions):
+def dma_no_id(c, CFG, CS, CL):
+    """Core c wants a transfer id and all are busy: wait for one (DEV_RETRY), unless nothing
+    can free one, no transfer being queued and every other core stopped or asleep (a sleeper
+    needs a running core or the DMA to wake it): then that is a deadlock, reported."""
+    if CL[U(DMA_COUNT)] == 0:
+        for i in range(CFG[U(L.K_NCORES)]):
+            st = CS[U(i * L.NCS + L.CS_STATUS)]
+            if i != c and (st == L.ST_RUNNING or st == L.ST_PARKED):
+                return 0, DEV_RETRY
+        return fault(CL, DEVERR_DMA_NO_ID)
+    return 0, DEV_RETRY
+
+
+@compiled
+def dma_access(c, off, is_store, value, t, CFG, CS, CL, regions):
     st = DMA_STAGE + 8 * c
     if off == 0x4:
         if is_store:
@@ -320,8 +372,12 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
         return fault(CL, DEVERR_UNMAPPED)
     if not is_store:
         tid = dma_alloc_id(CL)
+        if tid < 0:
+            return dma_no_id(c, CFG, CS, CL)    # mchan stalls the read until an id is freed
         CL[U(st + 6)] = tid          # the id of the command this core is about to push
         return tid, DEV_OK
+    if CL[U(DMA_CQN + c)] >= DMA_CORE_DEPTH:
+        return 0, DEV_RETRY          # the core's queue is full: the write waits for room
     n = CL[U(st)]
     CL[U(st + 1 + n)] = value & 0xFFFFFFFF
     n += 1
@@ -334,21 +390,20 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     if n < need:
         CL[U(st)] = n
         return 0, DEV_OK
-    if CL[U(DMA_COUNT)] >= DMA_QUEUE:
-        CL[U(st)] = n - 1           # the retried store pushes this last word again
-        return 0, DEV_RETRY
+    # the id: the one this core allocated with a CMD read, else a fresh one
+    tid = CL[U(st + 6)] if CL[U(st + 6)] >= 0 else dma_alloc_id(CL)
+    if tid < 0:
+        CL[U(st)] = n - 1           # no free id: the retried store pushes this last word again
+        return dma_no_id(c, CFG, CS, CL)
     CL[U(st)] = 0
     length = cmd & 0x1FFFF
     loc = CL[U(st + 2)]
     ext = CL[U(st + 3)]
     line = CL[U(st + 4)] if need == 5 else length
     stride = CL[U(st + 5)] if need == 5 else length
-    slot = (CL[U(DMA_HEAD)] + CL[U(DMA_COUNT)]) % DMA_QUEUE
-    q = DMA_Q + slot * QW
-    # the id: the one this core allocated with a CMD read, else a fresh one
-    tid = CL[U(st + 6)] if CL[U(st + 6)] >= 0 else dma_alloc_id(CL)
+    q = DMA_CQ + (c * DMA_CORE_DEPTH + CL[U(DMA_CQN + c)]) * QW
     CL[U(st + 6)] = -1
-    CL[U(q + 0)] = tid & 15
+    CL[U(q + 0)] = tid
     CL[U(q + 1)] = cmd
     CL[U(q + 2)] = loc
     CL[U(q + 3)] = ext
@@ -356,10 +411,9 @@ def dma_access(c, off, is_store, value, t, CFG, CL, regions):
     CL[U(q + 5)] = stride
     CL[U(q + 6)] = 0
     CL[U(q + 7)] = c
-    CL[U(DMA_BUSY)] |= 1 << (tid & 15)
-    if CL[U(DMA_COUNT)] == 0:
-        CL[U(DMA_NEXT_T)] = t + 1 + CFG[U(L.K_DMA_SETUP)]
-    CL[U(DMA_COUNT)] += 1
+    CL[U(DMA_BUSY)] |= 1 << tid
+    CL[U(DMA_CQN + c)] += 1
+    dma_admit(CL, CFG, t)
     return tid, DEV_SYNC
 
 
@@ -389,14 +443,14 @@ def device_access(c, addr, is_store, value, t, CFG, CS, CL, OUT, regions):
         return eu_access(c, d, is_store, value, t, CFG, CS, CL)
     d = addr - CFG[U(L.K_DMA_DEMUX)]
     if 0 <= d < 0x10:
-        return dma_access(c, d, is_store, value, t, CFG, CL, regions)
+        return dma_access(c, d, is_store, value, t, CFG, CS, CL, regions)
     d = addr - CFG[U(L.K_EU_BASE)]
     if 0x400 <= d < 0x400 + 0x20 * N_BARRIERS:
         # the cluster-wide event unit view of the barriers (same registers as the demux)
         return eu_access(c, d - 0x200, is_store, value, t, CFG, CS, CL)
     d = addr - CFG[U(L.K_DMA_BASE)]
     if 0 <= d < 0x10:
-        return dma_access(c, d, is_store, value, t, CFG, CL, regions)
+        return dma_access(c, d, is_store, value, t, CFG, CS, CL, regions)
     d = addr - CFG[U(L.K_SIMDEV)]
     if 0 <= d < SIMDEV_SIZE:
         return simdev_access(c, d, is_store, value, CS, CL, OUT)
@@ -456,8 +510,9 @@ def dma_beat_do(t, CL, CS, CFG, mem8, pcmap, regions, TR):
             trace_event(TR, CL, L.TR_DMA_END, CL[U(q + 7)], t + 1, tid, length)
         if cmd & (1 << 20):
             deliver_event(CL, CS, CFG, CL[U(q + 7)], EVT_DMA, t + 1)
-        CL[U(DMA_HEAD)] = (CL[U(DMA_HEAD)] + 1) % DMA_QUEUE
+        CL[U(DMA_HEAD)] = (CL[U(DMA_HEAD)] + 1) % DMA_RING
         CL[U(DMA_COUNT)] -= 1
+        dma_admit(CL, CFG, t)
     CL[U(DMA_NEXT_T)] = t + 1 if CL[U(DMA_COUNT)] > 0 else BIG
     return n
 

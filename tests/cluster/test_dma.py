@@ -217,29 +217,36 @@ def test_a_bank_serves_one_core_per_cycle_while_the_dma_competes(seed):
     assert r.conflict_winners[:, cores:].sum() > 0    # the DMA did win some cycles
 
 
-def test_a_command_into_a_full_queue_waits_for_a_free_slot():
-    """17 transfers of 2 KiB from one core, pushed faster than the DMA moves them: the queue
-    holds 16, so the 17th command's last store waits, charged to dma_wait, and is accepted in
-    the cycle of the first transfer's last beat (the cycle before its end event).  All 17
-    land.  It used to end the run with a fault, although mchan simply holds a core's request
-    until it has room."""
-    n, size = 17, 2048
-    pushes = """
+def push_transfers(n: int, size: int, dst: str, src: str) -> str:
+    """Straight-line stores of ``n`` 1-D L2 -> TCDM transfers of ``size`` bytes (s2: DMA)."""
+    return f"""
+    li s5, {CMD_L2_TO_TCDM | CMD_INCR | size:#x}
+    li s6, {size}
+    la t3, {dst}
+    la t4, {src}
+""" + """
     sw s5, 0(s2)
     sw t3, 0(s2)
     sw t4, 0(s2)
     add t3, t3, s6
-    add t4, t4, s6""" * n
+    add t4, t4, s6
+""" * n
+
+
+def test_commands_beyond_the_queues_wait_for_room():
+    """17 transfers of 2 KiB from one core, pushed faster than the DMA moves them.  mchan takes
+    the one in progress, 8 in its global queue and 2 in the core's queue: 11.  The 12th
+    command's first store then waits, charged to dma_wait, until the first transfer's last
+    beat frees a global slot (the cycle before its end event: the core's queue moves up and
+    has room again); the 13th waits for the second transfer, and so on: 6 waits.  All 17 land.
+    (A full queue once ended the run with a fault; mchan simply holds the core's request.)"""
+    n, size = 17, 2048
     src = f"""
     .text
     .globl _start
 _start:
     li s2, {DMA:#x}
-    li s5, {CMD_L2_TO_TCDM | CMD_INCR | size:#x}
-    li s6, {size}
-    la t3, dst
-    la t4, src
-{pushes}
+{push_transfers(n, size, "dst", "src")}
 1:  lw t1, 4(s2)              # busy mask
     bnez t1, 1b
 """ + EXIT + f"""
@@ -252,11 +259,82 @@ dst: .zero {size * n}
     r, m, ev = run_asm_traced(src, "single-core", max_cycles=100_000)
     assert r.status == "exited"
     assert (m.read("dst", size // 4 * n) == np.arange(size // 4 * n)).all()
-    first_end = events_of(ev, L.TR_DMA_END)[:, 2].min()
+    ends = np.sort(events_of(ev, L.TR_DMA_END)[:, 2])
+    assert len(ends) == n
     waits = ev[(ev[:, 0] == L.TR_RUN) & (ev[:, 4] == L.C_DMA_WAIT)]
-    assert len(waits) == 1
-    assert waits[0, 2] + waits[0, 3] == first_end - 1
-    assert r.category("dma_wait")[0] == waits[0, 3] > 0
+    assert len(waits) == n - 11
+    assert (waits[:, 2] + waits[:, 3] == ends[:n - 11] - 1).all()
+    assert r.category("dma_wait")[0] == waits[:, 3].sum() > 0
+
+
+def test_the_core_queues_take_turns_into_a_full_global_queue():
+    """Core 0 fills the DMA (11 transfers: 1 in progress, 8 global, 2 in its queue); cores 1
+    and 2, started later, queue 2 each.  As transfers end and free global slots one at a time,
+    the core queues move up in turn from the core after the last one served: the transfers
+    after core 0's first nine run for cores 1, 2, 0, 1, 2, 0 (arrival order would be
+    0, 0, 1, 1, 2, 2)."""
+    size = 2048                   # 256 cycles a transfer: the queues fill long before one ends
+    delay = "    li t0, 30\n1:  addi t0, t0, -1\n    bnez t0, 1b\n"
+    bodies = [push_transfers(11, size, "dst0", "src") + "    j idle\n"] + [
+        delay + push_transfers(2, size, f"dst{c}", "src") + "    j idle\n" for c in (1, 2)]
+    source = per_core(f"    li s2, {DMA:#x}\n", bodies) + """idle:
+    lw t1, 4(s2)              # busy mask
+    bnez t1, idle
+""" + EXIT + f"""
+    .data
+src:
+{words(range(size // 4 * 11))}
+    .section .l1, "aw"
+dst0: .zero {size * 11}
+dst1: .zero {size * 2}
+dst2: .zero {size * 2}
+"""
+    r, m, ev = run_asm_traced(source, "pulp-open", max_cycles=100_000, cores=3)
+    assert r.status == "exited"
+    starts = events_of(ev, L.TR_DMA_START)
+    order = starts[np.argsort(starts[:, 2]), 1].tolist()
+    assert order == [0] * 9 + [1, 2, 0, 1, 2, 0]
+    for c, k in ((0, 11), (1, 2), (2, 2)):
+        assert (m.read(f"dst{c}", size // 4 * k) == np.arange(size // 4 * k)).all()
+
+
+def test_a_transfer_id_request_waits_while_all_16_are_busy():
+    """Core 0 allocates all 16 transfer ids with CMD reads (and pushes nothing); its 17th read
+    waits, charged to dma_wait, until core 1 frees id 5 through STATUS, then returns 5.  mchan
+    stalls the read the same way; an id was once handed out twice."""
+    reads = "    lw t1, 0(s2)\n" * 16
+    bodies = [reads + """    csrr s3, mcycle
+    lw s4, 0(s2)              # 17th: waits for a free id
+    csrr s5, mcycle
+    la t0, out
+    sw s4, 0(t0)
+    sw s3, 4(t0)
+    sw s5, 8(t0)
+    j finish
+""", """    li t0, 200
+1:  addi t0, t0, -1
+    bnez t0, 1b
+    csrr s3, mcycle
+    li t1, 1 << 5
+    sw t1, 4(s2)              # free id 5
+    la t0, out
+    sw s3, 12(t0)
+    j finish
+"""]
+    source = per_core(f"    li s2, {DMA:#x}\n", bodies) + "finish:\n" + EXIT + """
+    .section .l1, "aw"
+out: .zero 16
+"""
+    r, m = run_asm(source, "pulp-open", max_cycles=100_000, cores=2)
+    assert r.status == "exited"
+    tid, before, after, freed = (int(v) for v in m.read("out", 4, dtype=np.uint32))
+    assert tid == 5
+    # core 1 frees the id with its store at freed + 2 (csrr, li, sw); core 0's read is granted
+    # in that cycle or the next (two device accesses in one cycle go in the order the cores run)
+    granted = after - 1
+    assert granted in (freed + 2, freed + 3)
+    # every cycle from its first try (the one after `before`) up to the grant was waited
+    assert r.category("dma_wait")[0] == granted - (before + 1)
 
 
 L2_SRC, TCDM_SRC = 0x1C010000, 0x10001000     # read-only sources of the random transfers

@@ -69,6 +69,8 @@ CASES = {
         f"    li t0, {CMD | (1 << 19) | 48:#x}\n    sw t0, 0(s2)\n    la t0, dst\n"
         "    sw t0, 0(s2)\n    la t0, src\n    sw t0, 0(s2)\n    li t0, 16\n    sw t0, 0(s2)\n"
         "    li t0, 0x100000\nbad: sw t0, 0(s2)\n", 12, D.DEVERR_DMA_RANGE, "value 0x100000"),
+    "17th transfer id, nothing can free one": (
+        "    lw t0, 0(s2)\n" * 16 + "bad: lw t0, 0(s2)\n", 16, D.DEVERR_DMA_NO_ID, "value read"),
 }
 
 
