@@ -70,3 +70,36 @@ def test_c_program_matches_host(builds: Path, source: Path) -> None:
 
 def test_sources_exist() -> None:
     assert {s.stem for s in SOURCES} >= {"stdio_printf", "numeric"}
+
+
+COMMONS_C = """
+static int table[16];      /* gcc -O0: `.local table` + `.comm table,64,4` */
+int counter;               /* -fcommon: `.comm counter,4,4` */
+int values[5];
+static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += table[i]; return s; }
+int main(void) {
+    for (int i = 0; i < 16; i++) table[i] = 3 * i;
+    for (int i = 0; i < 5; i++) values[i] += i;
+    counter = sum(16) + values[4];
+    return counter & 0xff;
+}
+"""
+START = "    .text\n    .globl _start\n_start:\n    call main\n    li a7, 93\n    ecall\n"
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_gcc_assembly_with_common_symbols_assembles_and_runs(tmp_path: Path, opt: str) -> None:
+    """GCC's own assembly output (``-S``), common symbols and all, goes through our assembler
+    and runs: 3 * (0 + ... + 15) + 4 = 364, exit code 364 & 0xff = 108."""
+    if shutil.which(CROSS) is None:
+        pytest.skip(f"needs {CROSS}")
+    from toolchain.asm import assemble
+
+    source, asm = tmp_path / "commons.c", tmp_path / "commons.s"
+    source.write_text(COMMONS_C)
+    _compile([CROSS, "-march=rv32imfc", "-mabi=ilp32f", opt, "-fcommon", "-ffreestanding", "-S",
+              str(source), "-o", str(asm)])
+    text = asm.read_text()
+    assert ".comm\tcounter" in text
+    result = Machine("single-core").load(assemble(START + text, str(asm))).run()
+    assert result.status == "exited" and result.exit_code == 108

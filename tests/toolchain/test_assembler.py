@@ -498,12 +498,34 @@ def test_huge_fills_are_errors_not_out_of_memory():
     assert (line, col) == (2, 1) and "too large" in msg
 
 
+def test_common_symbol_errors_and_warnings():
+    assert the_error("x: nop\n.comm x, 4\n") == (2, 7, "symbol 'x' is already defined (line 1)")
+    assert the_error(".comm y, 4\ny: nop\n") == (
+        2, 1, "symbol 'y' is already defined as a common symbol (line 1)")
+    assert the_error(".lcomm z, 4\n.lcomm z, 4\n") == (
+        2, 1, "symbol 'z' is already defined (line 1)")
+    assert the_error(".comm w, 4, 3\n") == (1, 13, "alignment 3 is not a power of two up to 65536")
+    assert the_error(".lcomm v, 4, 4\n")[2] == ".lcomm expects 2 operands (symbol, length), got 3"
+    assert the_error(".comm u, 1 << 40\n")[2].startswith("size 1099511627776 is too large")
+    program = assemble(".comm a, 8\n.comm a, 16\n.comm b, -4\n")
+    warnings = "\n".join(program.warnings)
+    assert "size of 'a' is already 8; not changing to 16" in warnings
+    assert "size (-4) out of range, ignored" in warnings and "b" not in program.symbols
+
+
 def test_insn_directive_errors_name_the_field():
     assert the_error(".insn i 0x13, 0, a0, a1, 5000\n") == (
         1, 26, "simm12 5000 out of range [-2048, 2047]")
     assert the_error(".insn r 0x33, 8, 0, a0, a1, a2\n") == (1, 15, "func3 8 out of range [0, 7]")
     assert the_error(".insn r 0x33, 0, 0, a0, a1, 5\n")[2] == "expected a register, got '5'"
-    assert "not supported" in the_error(".insn cr 2, 9, a0, a1\n")[2]
+    assert the_error(".option norvc\n.insn cr 2, 9, a0, a1\n") == (
+        2, 7, ".insn cr is a compressed format: it needs the C extension (.option rvc)")
+    assert the_error(".insn ci 1, 0, a0, 32\n") == (1, 20, "simm6 32 out of range [-32, 31]")
+    assert the_error(".insn cl 0, 2, t0, 4(a1)\n") == (
+        1, 16, "'t0' is not one of the compressed registers s0, s1, a0-a5 (fs0, fs1, fa0-fa5)")
+    assert the_error(".insn ciw 3, 0, a0, 8\n") == (
+        1, 11, "opcode2 3 is not a compressed opcode (0, 1, 2)")
+    assert the_error(".insn cj 1, 5\n")[2] == ".insn cj expects opcode2, func3, target"
     assert the_error(".insn 3, 0x13\n")[2] == ".insn length 3: only 2 and 4 are supported"
 
 

@@ -29,7 +29,7 @@ SECTIONS {{
   .text : {{ *(.text) }}
   .rodata ALIGN(4) : {{ *(.rodata) }}
   .data ALIGN(4) : {{ *(.data) }}
-  .bss ALIGN(4) : {{ *(.bss) }}
+  .bss ALIGN(4) : {{ *(.bss) *(COMMON) }}
 }}
 """
 
@@ -262,6 +262,41 @@ def test_weak_symbols_equal_gnu_as_and_ld(tmp_path: Path) -> None:
     assert read_elf(data).symbols["handler"].binding == "weak"
 
 
+# common symbols as C compilers emit them (gcc -O0 puts a static array in `.local` + `.comm`,
+# -fcommon a global in `.comm`), .lcomm, default and explicit alignments, in and around .bss
+COMMON = """.text
+.globl _start
+_start:
+    la a0, big
+    la a1, lstat
+    lw a2, lbuf
+    sw a2, pad, t0
+    ret
+.bss
+pad: .zero 3
+.lcomm lbuf, 6
+.local lstat
+.comm lstat, 40, 4
+.bss
+tail: .zero 1
+.lcomm one, 1
+.lcomm five, 5
+.comm big, 24, 4
+.comm small, 3
+"""
+
+
+@pytest.mark.needs_tool
+def test_common_symbols_equal_gnu_as_and_ld(tmp_path: Path) -> None:
+    _compare(COMMON, tmp_path)
+    program = assemble(COMMON, "t.s")
+    bss = program.section(".bss")
+    assert all(bss.addr <= program.symbols[s].value < bss.addr + len(bss.data)
+               for s in ("lbuf", "lstat", "one", "five", "big", "small"))
+    assert program.symbols["big"].binding == "global"
+    assert program.symbols["lstat"].binding == program.symbols["lbuf"].binding == "local"
+
+
 # .insn: every 32-bit format, named and numeric opcodes, both i/s operand shapes, pc-relative
 # b/j targets backwards and forwards, and the raw forms
 INSN = """.text
@@ -283,7 +318,28 @@ _start:
 .insn 4, 0x00a58533
 .insn 2, 0x0001
 .insn 0x4501
+.insn sb BRANCH, 0, a0, a1, _start
+.insn uj JAL, ra, later
 later: nop
+.insn cr C2, 9, a0, a1
+.insn cr 2, 15, ft0, ft11
+.insn ci C1, 0, a0, 31
+.insn ci 1, 2, s0, -32
+.insn ciw C0, 0, a5, 255
+.insn ciw 0, 0, fs0, 1
+.insn css 2, 6, a0, 63
+.insn css C2, 7, fa1, 0
+.insn cl C0, 2, a0, 31(a1)
+.insn cl 0, 3, fa5, 0(s0)
+.insn cs 0, 6, s1, 21(a5)
+.insn ca C1, 0x23, 3, a0, a1
+.insn cb C1, 6, a0, later
+.insn cb 1, 7, s1, back
+.insn cj C1, 5, later
+.insn cj 1, 1, back
+back: .insn cb 1, 6, a2, 2f
+.space 200
+2: .insn cj 1, 5, _start
 """
 
 

@@ -85,6 +85,41 @@ def _weak(p: Parser, st: Statement) -> None:
 def _local(p: Parser, st: Statement) -> None:
     for name, _ in _operands(st, 1, 1 << 16, "symbol, ..."):
         p.symbols.globals.discard(name)
+        p.declared_local.add(name)
+
+
+def _common(local: bool) -> Handler:
+    """``.comm symbol, length[, alignment]`` / ``.lcomm symbol, length``: zeroed space in .bss
+    (``Parser.finish`` places it).  As RISC-V GNU as 2.40 does: the alignment is a byte
+    boundary, for ``.comm`` by default the smallest power of two >= length up to 16, for
+    ``.lcomm`` the largest of 1, 2, 4 and 8 <= length; ``.comm`` is global unless ``.local``;
+    a second ``.comm`` keeps the first length, with a warning."""
+    def handler(p: Parser, st: Statement) -> None:
+        ops = _operands(st, 2, 2 if local else 3, "symbol, length" + ("" if local else
+                                                                       "[, alignment]"))
+        (name, name_column), (text, column) = ops[0], ops[1]
+        if not _SYMBOL.fullmatch(name):
+            raise SourceError(f"expected a symbol name, got {name!r}", name_column)
+        if p.defined(name):
+            raise SourceError(f"symbol {name!r} is already defined "
+                              f"(line {p.symbols.where(name).line})", name_column)
+        size = p.constant(text, column)
+        if size < 0:
+            p.errors.warn(st.at(column), f"size ({size}) out of range, ignored")
+            return
+        if len(ops) > 2:
+            align = p.constant(*ops[2])
+            if align <= 0 or align & (align - 1) or align > 1 << MAX_ALIGN_POWER:
+                raise SourceError(f"alignment {align} is not a power of two up to "
+                                  f"{1 << MAX_ALIGN_POWER}", ops[2][1])
+        elif local:
+            align = 8 if size >= 8 else 4 if size >= 4 else 2 if size >= 2 else 1
+        else:
+            align = min(16, 1 << max(size - 1, 0).bit_length())
+        if name not in p.commons:
+            _reserve(p, size, column)
+        p.declare_common(name, size, align, local, st.at(name_column))
+    return handler
 
 
 def _equ(once: bool) -> Handler:
@@ -209,11 +244,16 @@ def _insn(p: Parser, st: Statement) -> None:
     head, column = ops[0]
     fmt, _, first = head.partition(" ")
     if first.strip() and (fmt.lower() in SHAPES or fmt.lower() in COMPRESSED):
+        if fmt.lower() in COMPRESSED and not p.rvc:
+            raise SourceError(f".insn {fmt.lower()} is a compressed format: it needs the C "
+                              "extension (.option rvc)", column)
         rest = ((first.strip(), column + len(fmt) + 1 + first.index(first.strip())), *ops[1:])
-        p.add(RawInsn(st.location, p.locals, 4, fmt=fmt.lower(), operands=rest), st)
+        p.add(RawInsn(st.location, p.locals, 2 if fmt.lower() in COMPRESSED else 4,
+                      fmt=fmt.lower(), operands=rest), st)
         return
     if len(ops) > 2:
-        raise SourceError(f"unknown .insn format {fmt!r} (r, r4, i, s, b, u, j)", column)
+        raise SourceError(f"unknown .insn format {fmt!r} (r, r4, i, s, b, u, j, cr, ci, ciw, "
+                          "css, cl, cs, ca, cb, cj)", column)
     if len(ops) == 2:
         size = p.constant(*ops[0])
         if size not in (2, 4):
@@ -324,6 +364,8 @@ DIRECTIVES: dict[str, Handler] = {
     ".global": _globl,
     ".local": _local,
     ".weak": _weak,
+    ".comm": _common(False),
+    ".lcomm": _common(True),
     ".equ": _equ(False),
     ".set": _equ(False),
     ".equiv": _equ(True),

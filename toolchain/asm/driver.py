@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from toolchain.asm.directives import DIRECTIVES
 from toolchain.asm.encode import Encoder
 from toolchain.asm.errors import Collector, Location, SourceError
 from toolchain.asm.expr import Dot, ExprError, LocalRef, Node, Num, Reloc, evaluate, parse, walk
 from toolchain.asm.includes import IncludeDir, Includer
-from toolchain.asm.items import Align, Insn, Item
+from toolchain.asm.items import Align, Blob, Insn, Item
 from toolchain.asm.layout import Layout
 from toolchain.asm.lexer import Statement, pieces
 from toolchain.asm.macros import Expander
@@ -50,6 +51,8 @@ class Parser:
         self.family = family
         self.family_chosen_at: Location | None = None
         self.locals: Context = {}   # numeric labels and redefined equates so far
+        self.declared_local: set[str] = set()    # named by .local
+        self.commons: dict[str, Common] = {}     # .comm/.lcomm, in order of first declaration
         self.section = self.switch_section(".text", None, None)
 
     # ---- statements ----------------------------------------------------------------------------
@@ -74,6 +77,10 @@ class Parser:
         if name.isdigit():
             self.locals = {**self.locals, name: self.locals.get(name, 0) + 1}
             name = local_name(name, self.locals[name])
+        if name in self.commons:
+            self.errors.add(where, f"symbol {name!r} is already defined as a common symbol "
+                                   f"(line {self.commons[name].location.line})")
+            return
         try:
             self.symbols.define_label(name, Label(self.section, len(self.section.items), where))
         except SourceError as e:
@@ -129,13 +136,51 @@ class Parser:
         self.family = family
         self.family_chosen_at = where
 
+    def declare_common(self, name: str, size: int, align: int, local: bool,
+                       where: Location) -> None:
+        """``.comm``/``.lcomm`` of a symbol not defined otherwise (``directives._common``)."""
+        local = local or name in self.declared_local
+        known = self.commons.get(name)
+        if known is None:
+            self.commons[name] = Common(size, align, local, where)
+        elif local or known.local:
+            raise SourceError(f"symbol {name!r} is already defined (line {known.location.line})")
+        else:
+            if size != known.size:
+                self.errors.warn(where, f"size of {name!r} is already {known.size}; not "
+                                        f"changing to {size}")
+            known.align = max(known.align, align)
+        if not local:
+            self.symbols.globals.add(name)
+
     def finish(self) -> None:
-        """GNU as pads code sections at the end to their alignment, with nops."""
+        """Common symbols take their space at the end of .bss: the local ones first, as GNU as
+        allocates them after the section's own contents, then the global ones, as the linker
+        does; each in declaration order.  GNU as pads code sections at the end to their
+        alignment, with nops."""
+        commons = sorted(self.commons.items(), key=lambda item: not item[1].local)
+        if commons:
+            bss = self.switch_section(".bss", None, None)
+            for name, common in commons:
+                bss.items.append(Align(common.location, {}, boundary=common.align))
+                bss.align = max(bss.align, common.align)
+                self.symbols.define_label(name, Label(bss, len(bss.items), common.location))
+                bss.items.append(Blob(common.location, {}, data=bytes(common.size)))
         for s in self.sections.values():
             if s.executable and s.align > 1:
                 last = s.items[-1]   # an alignment directive made align > 1, so there is one
                 s.items.append(Align(last.location, last.locals, boundary=s.align, code=True,
                                      rvc=self.rvc))
+
+
+@dataclass
+class Common:
+    """A ``.comm``/``.lcomm`` symbol: its length, alignment and first declaration."""
+
+    size: int
+    align: int
+    local: bool
+    location: Location
 
 
 class _Constants:
