@@ -60,8 +60,9 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     p = Path(path)
     if p.suffix in (".s", ".S", ".asm"):
         from toolchain.asm import assemble
+        from toolchain.asm.lexer import read_source
 
-        return assemble(p.read_text(), filename=str(p), family=family or "xpulpv2", rvc=rvc,
+        return assemble(read_source(p), filename=str(p), family=family or "xpulpv2", rvc=rvc,
                         include_dirs=[Path(d) for d in include_dirs])
     from toolchain.elf import read_elf
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolchain.asm import assemble
+from toolchain.asm.lexer import read_source
 from toolchain.disasm import disassemble_word
 from toolchain.elf import ElfError, read_elf, write_elf
 from toolchain.program import Program
@@ -28,8 +29,7 @@ def assemble_file(source: str | Path, output: str | Path | None = None,
     """
     src = Path(source)
     out = Path(output) if output is not None else src.with_suffix(".elf")
-    # undecodable bytes become U+FFFD and are reported with their line, not as a traceback
-    program = assemble(src.read_text(encoding="utf-8", errors="replace"), str(src),
+    program = assemble(read_source(src), str(src),
                        family=family, rvc=rvc, include_dirs=[Path(d) for d in include_dirs])
     write_elf(program, out)
     return out, program.warnings

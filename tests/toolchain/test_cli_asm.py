@@ -93,6 +93,26 @@ def test_assembly_errors_exit_2_with_locations(tmp_path, capsys):
     assert not (tmp_path / "bad.elf").exists()
 
 
+def test_bytes_that_are_not_utf8_pass_through_strings_and_are_shown_in_errors(tmp_path, capsys):
+    """Latin-1 in a comment and a string assembles, the string's bytes kept as GNU as keeps
+    them (e9 74 e9); a stray such byte in code is an error at its line, shown as \\xNN, from
+    ``isasim asm`` and ``isasim run`` alike (it used to be a bare UnicodeDecodeError)."""
+    good = tmp_path / "latin.s"
+    good.write_bytes(b'# caf\xe9\n.data\ns: .ascii "\xe9t\xe9"\n.text\n.globl _start\n'
+                     b"_start: nop\n")
+    code, _, _ = run(["asm", str(good), "-o", str(tmp_path / "latin.elf")], capsys)
+    assert code == 0
+    data = read_elf(tmp_path / "latin.elf").section(".data").data
+    assert bytes(data[:3]) == b"\xe9t\xe9"
+    bad = tmp_path / "stray.s"
+    bad.write_bytes(b"nop\n  addi a0, a0, 1 \xff\n")
+    for argv in (["asm", str(bad), "-o", str(tmp_path / "stray.elf")], ["run", str(bad)]):
+        code, _, err = run(argv, capsys)
+        assert code == 2
+        assert f"{bad}:2:16: error: operand 3: unexpected '\\xff' in expression" in err
+        assert "  addi a0, a0, 1 \\xff" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["asm", "/nonexistent/k.s"], "isasim asm: /nonexistent/k.s: No such file or directory"),
     (["disasm", "/nonexistent/k.elf"], "isasim disasm: /nonexistent/k.elf: No such file"),

@@ -16,6 +16,7 @@ with a note per ``.include`` that led to it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 MAX_ERRORS = 20
@@ -69,8 +70,8 @@ class Diagnostic:
 
     def format(self) -> str:
         loc = self.location
-        lines = [f"{loc.filename}:{loc.line}:{loc.column}: {self.severity}: {self.message}",
-                 *_quote(loc)]
+        lines = [f"{loc.filename}:{loc.line}:{loc.column}: {self.severity}: "
+                 f"{_printable(self.message)}", *_quote(loc)]
         for step in self.expansion:
             assert step.origin is not None
             lines.append(f"{step.filename}:{step.line}:{step.column}: note: in expansion of "
@@ -92,8 +93,15 @@ class Diagnostic:
 def _quote(loc: Location) -> list[str]:
     """The line of ``loc`` and a caret under its column."""
     # keep tabs in the caret line so the caret sits under the same character in a terminal
-    pad = "".join("\t" if ch == "\t" else " " for ch in loc.text[:loc.column - 1])
-    return [f"  {loc.text}", f"  {pad}^"]
+    pad = "".join("\t" if ch == "\t" else " " for ch in _printable(loc.text[:loc.column - 1]))
+    return [f"  {_printable(loc.text)}", f"  {pad}^"]
+
+
+def _printable(text: str) -> str:
+    """``text`` with each byte of the file that is not UTF-8 (a surrogate escape, see
+    ``lexer.read_source``; in a message, the ``repr`` of one) shown as ``\\xNN``."""
+    shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", shown)
 
 
 class SourceError(Exception):

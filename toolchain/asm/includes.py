@@ -20,7 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from toolchain.asm.errors import Collector, SourceError
-from toolchain.asm.lexer import Piece, Statement, parse_string, pieces
+from toolchain.asm.lexer import Piece, Statement, parse_string, pieces, read_source
 
 IncludeDir = str | os.PathLike | Traversable
 
@@ -43,8 +43,8 @@ class Includer:
             raise SourceError(f"include file {name!r} not found (looked for {looked})",
                               st.args_column)
         try:
-            text = found.read_text()
-        except (OSError, UnicodeDecodeError) as e:
+            text = read_source(found)
+        except OSError as e:
             raise SourceError(f"cannot read include file {str(found)!r}: {e}",
                               st.args_column) from None
         out, lex_errors = pieces(text, str(found), included_from=st.location)

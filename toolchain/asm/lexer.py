@@ -167,6 +167,14 @@ def pieces(source: str, filename: str, included_from: Location | None = None
     return out, errors
 
 
+def read_source(path) -> str:
+    """The text of a source file (a path or an importlib resource).  Bytes that are not UTF-8
+    pass through as surrogate escapes: GNU as takes any byte in a comment or a string, and
+    ``parse_string`` turns them back into the same bytes; elsewhere they are reported with
+    their line like any other stray character."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
 def parse_string(text: str) -> bytes:
     """Bytes of one ``"..."`` literal with C escapes; SourceError (0-based offset) if malformed."""
     text = text.strip()
@@ -178,7 +186,7 @@ def parse_string(text: str) -> bytes:
     while i < len(body):
         ch = body[i]
         if ch != "\\":
-            out.extend(ch.encode())
+            out.extend(ch.encode("utf-8", "surrogateescape"))
             i += 1
             continue
         m = re.match(r"\\([0-7]{1,3}|x[0-9a-fA-F]+|.)", body[i:])
