@@ -250,18 +250,27 @@ def load_preset(name: str) -> ClusterConfig:
     return _from_mapping(data, f"preset {name}", base)
 
 
+def read_toml(path: Path, error: type[Exception], what: str = "") -> dict:
+    """The table of TOML file ``path`` (a config, a model, a choice table: ``what``); an
+    ``error`` naming the file when it cannot be read, is not UTF-8 text, or is not TOML."""
+    try:
+        return tomllib.loads(path.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise error(f"cannot read {what}{path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not a TOML file (byte {e.object[e.start]:#04x} at offset "
+                    f"{e.start} is not UTF-8 text)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{path}: {e}") from None
+
+
 def load_config(spec: str | Path | None) -> ClusterConfig:
     """A preset name or a TOML file path (which may start from ``base = "<preset>"``)."""
     if spec is None:
         return load_preset("pulp-open")
     path = Path(spec)
     if path.suffix == ".toml" or path.exists():
-        try:
-            data = tomllib.loads(path.read_text())
-        except OSError as e:
-            raise ConfigError(f"cannot read {path}: {e.strerror}") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"{path}: {e}") from None
+        data = read_toml(path, ConfigError)
         base = load_preset(data["base"]) if "base" in data else load_preset("pulp-open")
         return _from_mapping(data, str(path), base)
     return load_preset(str(spec))

@@ -29,11 +29,11 @@ Steps without an entry use ``trainlib.lowering.DEFAULT_KERNELS``.  Entries are k
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from isasim.config import read_toml
 from trainlib.errors import ModelError
 
 FORMAT = "trainlib-choices/1"
@@ -85,12 +85,7 @@ class ChoiceTable:
     @classmethod
     def load(cls, path: str | Path) -> ChoiceTable:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text())
-        except OSError as e:
-            raise ModelError(f"cannot read choice table {p}: {e.strerror}") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ModelError(f"{p}: {e}") from None
+        data = read_toml(p, ModelError, "choice table ")
         if data.get("format", FORMAT) != FORMAT:
             raise ModelError(f"{p}: format {data.get('format')!r}, expected {FORMAT!r}")
         return cls.from_entries(data.get("choice", []), data.get("meta"), str(p))

@@ -37,12 +37,12 @@ Every error names the layer (and the file), so a user can fix the file from one 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from isasim.config import read_toml
 from trainlib.choices import ChoiceTable
 from trainlib.errors import ModelError, checked
 from trainlib.layers import (
@@ -263,12 +263,7 @@ class Model:
     @classmethod
     def load(cls, path: str | Path) -> Model:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text())
-        except OSError as e:
-            raise ModelError(f"cannot read model {p}: {e.strerror}") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ModelError(f"{p}: {e}") from None
+        data = read_toml(p, ModelError, "model ")
         return cls.from_dict(data, p.name)
 
     def to_dict(self) -> dict:

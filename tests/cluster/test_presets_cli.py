@@ -89,12 +89,14 @@ def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
     ("dma_burst = 256\n", "unknown setting(s) dma_burst"),
     ("shared_fpus = 2\n", "unknown setting(s) shared_fpus"),
     ("l2_latency = 'slow'\n", "l2_latency must be int"),
+    ("cores = = 8\n", "bad.toml: Invalid value (at line 1, column 9)"),
+    ("cores = 8 \udce9\n", "bad.toml: not a TOML file (byte 0xe9 at offset 10 is not UTF-8 text)"),
 ])
 def test_bad_config_files_are_refused_with_a_reason(tmp_path, capsys, text, message):
     """Settings the model cannot honour are refused: bandwidth beyond the DMA's two 32-bit
     ports, a zero-cycle event wait, and knobs the model never read (dma_burst, shared_fpus)."""
     f = tmp_path / "bad.toml"
-    f.write_text(text)
+    f.write_bytes(text.encode("utf-8", "surrogateescape"))   # \udcNN: the byte NN
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_config(f)
     assert main(["config", "show", str(f)]) == 2
