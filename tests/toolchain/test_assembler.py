@@ -513,6 +513,20 @@ def test_common_symbol_errors_and_warnings():
     assert "size (-4) out of range, ignored" in warnings and "b" not in program.symbols
 
 
+def test_expressions_too_deep_are_errors_not_host_recursion_errors():
+    from toolchain.asm.expr import MAX_NESTING, MAX_TREE_DEPTH
+    ok = "(" * 60 + "1" + ")" * 60
+    assert text(asm(f".data\n.word {ok}, {'+'.join(['1'] * 200)}\n"), ".data")[:4] == bytes(
+        [1, 0, 0, 0])
+    for expr in ("(" * 5000 + "1" + ")" * 5000, "-" * 100_000 + "1"):
+        line, col, msg = the_error(f".data\n.word {expr}\n")
+        assert line == 2 and msg.startswith(f"expression nested too deeply (more than "
+                                            f"{MAX_NESTING} parentheses")
+    assert the_error(".data\n.word " + "+".join(["1"] * 100_000) + "\n") == (
+        2, 7, f"expression too deep to evaluate (more than {MAX_TREE_DEPTH} operators one "
+              "under another)")
+
+
 def test_insn_directive_errors_name_the_field():
     assert the_error(".insn i 0x13, 0, a0, a1, 5000\n") == (
         1, 26, "simm12 5000 out of range [-2048, 2047]")

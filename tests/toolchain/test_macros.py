@@ -694,6 +694,13 @@ def test_expansion_budget(monkeypatch: pytest.MonkeyPatch):
         (6, 3, "operand 1: undefined symbol 'nowhere'")]
 
 
+def test_a_huge_count_of_nothing_takes_no_time():
+    """An empty (or comment-only) body yields no statements, so the statement budget never
+    stopped `.rept 10**12`: the assembler spun for hours.  Now it repeats nothing at once."""
+    program = asm(".rept 1 << 40\n# nothing\n.endr\n.rept 2\nnop\n.endr\n")
+    assert len(program.section(".text").data) == 4
+
+
 def test_errors_in_expansions_name_the_invocation_and_the_body_line():
     source = """\
 .macro inner r

@@ -34,6 +34,11 @@ _ESCAPES = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92
 _BINARY = {"*": 6, "/": 6, "%": 6, "<<": 6, ">>": 6, "|": 5, "&": 5, "^": 5, "!": 5, "+": 4,
            "-": 4, "==": 3, "!=": 3, "<>": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "&&": 2, "||": 1}
 _TIGHTEST = max(_BINARY.values())
+# parentheses and unary operators one inside another, and operators one under another in the
+# tree: far beyond any real expression, and within Python's recursion limit for the parser
+# (about 8 frames a parenthesis) and for evaluating the tree (one frame a level)
+MAX_NESTING = 64
+MAX_TREE_DEPTH = 256
 
 
 class ExprError(ValueError):
@@ -135,6 +140,7 @@ class _Parser:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.nesting = 0
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -161,7 +167,17 @@ class _Parser:
         return left
 
     def unary(self) -> Node:
+        self.nesting += 1
+        try:
+            return self._operand()
+        finally:
+            self.nesting -= 1
+
+    def _operand(self) -> Node:
         kind, value, pos = self.take()
+        if self.nesting > MAX_NESTING:
+            raise ExprError(f"expression nested too deeply (more than {MAX_NESTING} parentheses "
+                            "and unary operators one inside another)", pos)
         if kind == "op" and value in ("-", "~", "+", "!"):
             return Unary(value, self.unary())
         if kind == "op" and value == "(":
@@ -198,7 +214,24 @@ def parse(text: str) -> Node:
     extra = p.peek()
     if extra is not None:
         raise ExprError(f"unexpected {extra[1]!r} after expression", extra[2])
+    if _depth(node) > MAX_TREE_DEPTH:
+        raise ExprError(f"expression too deep to evaluate (more than {MAX_TREE_DEPTH} operators "
+                        "one under another)", 0)
     return node
+
+
+def _depth(root: Node) -> int:
+    """Levels of the tree, counted without recursion (the tree may be too deep for it)."""
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(node, Unary | Reloc):
+            stack.append((node.operand, d + 1))
+        elif isinstance(node, Binary):
+            stack += [(node.left, d + 1), (node.right, d + 1)]
+    return deepest
 
 
 # ---- evaluation --------------------------------------------------------------------------------

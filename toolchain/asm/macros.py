@@ -230,6 +230,9 @@ class Expander:
             count = self.constant(st.args, st.args_column)
             if count < 0:
                 raise SourceError(f".rept count {count} is negative", st.args_column)
+            if not body:
+                return      # nothing to repeat: a huge count must not spin (MAX_EXPANDED
+                            # counts statements, and an empty body yields none)
             copies = (Piece(p.text, replace(p.line, origin=origin), p.offset)
                       for _ in range(count) for p in body)
             self._push(st, _Frame(copies))
