@@ -372,15 +372,36 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
         CL[U(L.L_EV_PC)] = CS[U(L.CS_PC)]
         CL[U(L.L_EV_CAUSE)] = L.CAUSE_ALL_ASLEEP
         return L.EV_DEADLOCK
-    for i in range(n):
+    pad_to(CS, CAT, PCS, CL, TR, CFG, code, cap, end, False)
+    return L.EV_DONE
+
+
+@compiled(inline=True)
+def sleep_category(kind):
+    """The stall category of a sleep of ``kind`` (L.SLEEP_*)."""
+    if kind == L.SLEEP_BARRIER:
+        return L.C_BARRIER
+    if kind == L.SLEEP_DMA:
+        return L.C_DMA_WAIT
+    return L.C_IDLE
+
+
+@compiled
+def pad_to(CS, CAT, PCS, CL, TR, CFG, code, cap, end, waits):
+    """Charge every core up to cycle ``end``, where the run stops: idle, or for a sleeping core
+    when ``waits``, what it waits for (a run cut short by the cycle limit)."""
+    for i in range(CFG[U(L.K_NCORES)]):
         b = i * L.NCS
         t = core_time(CS, b)
-        charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, -1, L.C_IDLE, t, end - t)
+        sleeping = CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING
+        cat = sleep_category(CS[U(b + L.CS_SLEEP)]) if sleeping and waits else L.C_IDLE
+        charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, -1, cat, t, end - t)
         CS[U(b + L.CS_T)] = end
-        if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING:
+        if sleeping:
             CS[U(b + L.CS_SLEEP_SINCE)] = end
+        elif CS[U(b + L.CS_STATUS)] == L.ST_PARKED:
+            CS[U(b + L.CS_NEXT_T)] = end
     CL[U(L.L_END)] = end
-    return L.EV_DONE
 
 
 @compiled(inline=True)
@@ -411,6 +432,16 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
     if tmin > max_cycles:
+        # every core has reached the limit (or stopped): report the first one that is past it,
+        # and end every core's time where the last one stopped
+        i = lowest_set_bit(group) if group != 0 else 0
+        CL[U(L.L_EV_CORE)] = i
+        CL[U(L.L_EV_PC)] = CS[U(i * L.NCS + L.CS_PC)]
+        end = tmin
+        for j in range(n):
+            if CS[U(j * L.NCS + L.CS_STATUS)] != L.ST_SLEEPING:
+                end = max(end, core_time(CS, j * L.NCS))
+        pad_to(CS, CAT, PCS, CL, TR, CFG, code, cap, end, True)
         return L.EV_MAX_CYCLES
     CL[U(L.L_NOW)] = tmin
     policy = CFG[U(L.K_POLICY)]
@@ -429,11 +460,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         b = i * L.NCS
         if CS[U(b + L.CS_STATUS)] == L.ST_SLEEPING:
             kind = CS[U(b + L.CS_SLEEP)]
-            cat = L.C_IDLE
-            if kind == L.SLEEP_BARRIER:
-                cat = L.C_BARRIER
-            elif kind == L.SLEEP_DMA:
-                cat = L.C_DMA_WAIT
+            cat = sleep_category(kind)
             since = CS[U(b + L.CS_SLEEP_SINCE)]
             charge(CAT, PCS, CS, CL, TR, CFG, code, i, cap, CS[U(b + L.CS_PARK_SLOT)], cat,
                    since, tmin - since)
@@ -678,7 +705,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         while True:
             ipc = pc
             if t > max_cycles:
-                ev = L.EV_MAX_CYCLES
+                # this core is done for the run; the others go on up to the limit too, and the
+                # scheduler ends the run when nobody can act within it
+                park(CS, cb, t, -1, -1)
                 break
             # ---- fetch: follow the previous instruction's link, else look the pc up ----
             if link >= 0:

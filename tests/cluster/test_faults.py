@@ -13,7 +13,7 @@ import pytest
 from isasim import devices as D
 from isasim.cli import main
 
-from .common import DMA, EU, EXIT, run_asm, words
+from .common import DMA, EU, EXIT, per_core, run_asm, words
 
 CMD = (1 << 17) | (1 << 18)          # L2 -> TCDM, incremental
 TCDM_END = 0x10000000 + 64 * 1024
@@ -135,6 +135,30 @@ def test_spinning_forever_is_a_timeout_report():
     r, _ = run_asm(".text\n.globl _start\n_start:\nspin: j spin\n", "single-core",
                    max_cycles=1000)
     assert r.status == "timeout" and r.fault.kind == "timeout"
+
+
+def test_a_timeout_stops_every_core_at_the_limit():
+    """Eight cores spinning on their own registers (core 1 on TCDM loads, core 2 asleep in a
+    barrier nobody else reaches) run to the limit together: at a timeout the run used to stop
+    when the first core passed it, leaving the other cores at cycle 0 in the report."""
+    source = per_core(f"    li s1, {EU:#x}\n    la s2, cell\n", [
+        "1:  j 1b\n",
+        "1:  lw t0, 0(s2)\n    j 1b\n",
+        "    li t0, 12\n    sw t0, 0x200(s1)\n    sw t0, 0x20c(s1)\n    li t0, 1 << 16\n"
+        "    sw t0, 0x8(s1)\n    p.elw t0, 0x21c(s1)\n",
+    ] + ["1:  addi t1, t1, 1\n    j 1b\n"] * 5) + """
+    .section .l1, "aw"
+cell: .word 0
+"""
+    limit = 10_000
+    r, _ = run_asm(source, "pulp-open", max_cycles=limit)
+    # the report names the core that passed the limit first
+    assert r.status == "timeout" and r.fault.cycle == min(r.cycles) > limit
+    assert r.fault.core != 2 and r.cycles[r.fault.core] == r.fault.cycle
+    r.check_invariant()
+    assert all(limit < c <= limit + 4 for c in r.cycles), r.cycles
+    assert r.category("barrier")[2] > limit - 50
+    assert r.instret[1] > limit // 6 and r.instret[3] > limit // 3
 
 
 @pytest.mark.parametrize("case", ["unaligned DMA into TCDM", "core not in the trigger mask"])
