@@ -111,9 +111,11 @@ class ClusterConfig:
         if self.tcdm_banks & (self.tcdm_banks - 1) or not 1 <= self.tcdm_banks <= 32:
             raise ConfigError(f"tcdm_banks must be a power of two up to 32, got "
                               f"{self.tcdm_banks}")
-        if self.stack_size * self.cores > (self.tcdm_size if self.stack_in == "tcdm"
-                                           else self.l2_size) // 2:
-            raise ConfigError("stacks take more than half of their memory")
+        room = self.tcdm_size if self.stack_in == "tcdm" else self.l2_size
+        if self.stack_size * self.cores > room // 2:
+            raise ConfigError(f"the {self.cores} cores' stacks of {self.stack_size} bytes take "
+                              f"more than half of the {room} bytes of "
+                              f"{'TCDM' if self.stack_in == 'tcdm' else 'L2'} (stack_in)")
         for name in ("branch_penalty", "jump_penalty", "jalr_dep_penalty", "load_latency",
                      "mul_latency", "fpu_latency", "fpu_other_latency", "l2_latency",
                      "l2_store_latency", "barrier_req_latency", "barrier_wakeup_latency",

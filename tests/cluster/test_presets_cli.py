@@ -89,6 +89,8 @@ def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
     ("dma_burst = 256\n", "unknown setting(s) dma_burst"),
     ("shared_fpus = 2\n", "unknown setting(s) shared_fpus"),
     ("l2_latency = 'slow'\n", "l2_latency must be int"),
+    ("stack_size = 8192\n", "the 8 cores' stacks of 8192 bytes take more than half of the "
+                            "65536 bytes of TCDM"),
     ("cores = = 8\n", "bad.toml: Invalid value (at line 1, column 9)"),
     ("cores = 8 \udce9\n", "bad.toml: not a TOML file (byte 0xe9 at offset 10 is not UTF-8 text)"),
 ])
