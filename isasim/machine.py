@@ -745,29 +745,30 @@ class Machine:
         arr = np.ascontiguousarray(values)
         self.write_bytes(self.address(where), arr.tobytes())
 
+    def _register(self, core: int, name: str | int, fp: bool) -> int:
+        """Index into ``R`` of register ``name`` (number or ABI name) of ``core``; ValueError
+        for a core or register that does not exist (a bad index would read another one)."""
+        from toolchain.registers import FREGS, XREGS
+
+        if not 0 <= core < self.config.cores:
+            raise ValueError(f"core {core} does not exist (cores 0..{self.config.cores - 1})")
+        names = FREGS if fp else XREGS
+        n = names.get(name.lower(), -1) if isinstance(name, str) else int(name)
+        if not 0 <= n < 32:
+            raise ValueError(f"no {'FP' if fp else 'integer'} register {name!r}")
+        return core * L.RS + (L.R_F if fp else 0) + n
+
     def reg(self, core: int, name: str | int) -> int:
         """Integer register by number or ABI name (``"a0"``)."""
-        from toolchain.registers import XREGS
-
-        n = XREGS[name.lower()] if isinstance(name, str) else int(name)
-        return int(self.R[core * L.RS + n])
+        return int(self.R[self._register(core, name, False)])
 
     def set_reg(self, core: int, name: str | int, value: int) -> None:
-        from toolchain.registers import XREGS
-
-        n = XREGS[name.lower()] if isinstance(name, str) else int(name)
-        self.set_xreg(core, n, int(value))
+        self.set_xreg(core, self._register(core, name, False) - core * L.RS, int(value))
 
     def freg(self, core: int, name: str | int) -> float:
         """FP register as a Python float (its binary32 value)."""
-        from toolchain.registers import FREGS
-
-        n = FREGS[name.lower()] if isinstance(name, str) else int(name)
-        bits = np.uint32(self.R[core * L.RS + L.R_F + n])
+        bits = np.uint32(self.R[self._register(core, name, True)])
         return float(bits.view(np.float32))
 
     def set_freg(self, core: int, name: str | int, value: float) -> None:
-        from toolchain.registers import FREGS
-
-        n = FREGS[name.lower()] if isinstance(name, str) else int(name)
-        self.R[core * L.RS + L.R_F + n] = int(np.float32(value).view(np.uint32))
+        self.R[self._register(core, name, True)] = int(np.float32(value).view(np.uint32))
