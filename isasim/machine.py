@@ -381,7 +381,7 @@ class Machine:
             self._fault = self._report("barrier deadlock", core, self._sleep_pc(core),
                                        "a core waits for an event that can no longer happen: "
                                        "every core that could send it has stopped or waits "
-                                       "too", waiting=self._waiters())
+                                       "too", waiting=self._waiters() + self._open_barriers())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
 
@@ -617,6 +617,26 @@ class Machine:
                 out.append(f"core {c} has stopped (cycle {int(self.CS[b + L.CS_T])})")
         return out
 
+    def _open_barriers(self) -> list[str]:
+        """For a deadlock report: each hardware barrier some core has reached, whom it still
+        waits for, and which of those this run does not even have."""
+        n = self.config.cores
+        out = []
+        for bid in range(D.N_BARRIERS):
+            trigger, _, arrived = (int(v) for v in self.CL[D.BAR + 3 * bid:D.BAR + 3 * bid + 3])
+            if not arrived:
+                continue
+            missing = [c for c in range(32) if trigger >> c & 1 and not arrived >> c & 1]
+            line = (f"barrier {bid} (trigger mask {trigger:#x}) has "
+                    f"{_cores([c for c in range(32) if arrived >> c & 1])} and waits for "
+                    f"{_cores(missing)}")
+            absent = [c for c in missing if c >= n]
+            if absent:
+                line += (f"; {_cores(absent)} {'does' if len(absent) == 1 else 'do'} not exist "
+                         f"in this {n}-core run (a mask for more cores than --cores)")
+            out.append(line)
+        return out
+
     def perf_counter(self, core: int, event: int) -> int:
         """Live value of PULP performance event ``event`` for ``core`` (RI5CY PCER numbering)."""
         return int(self._perf_all(core)[event])
@@ -772,3 +792,16 @@ class Machine:
 
     def set_freg(self, core: int, name: str | int, value: float) -> None:
         self.R[self._register(core, name, True)] = int(np.float32(value).view(np.uint32))
+
+
+def _cores(cores: list[int]) -> str:
+    """``core 3``, ``cores 0, 1, 4-7``: runs of three or more core numbers joined."""
+    out: list[str] = []
+    run: list[int] = []
+    for c in [*cores, None]:
+        if run and (c is None or c != run[-1] + 1):
+            out.append(f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)))
+            run = []
+        if c is not None:
+            run.append(c)
+    return ("core " if len(cores) == 1 else "cores ") + ", ".join(out)

@@ -114,6 +114,7 @@ def test_barrier_nobody_else_reaches_is_a_deadlock_report():
     assert f.kind == "barrier deadlock" and f.core == 0
     assert f.waiting[0].startswith("core 0 waits in a barrier") and "since cycle 8" in f.waiting[0]
     assert f.waiting[1].startswith("core 1 has stopped")
+    assert f.waiting[2] == "barrier 0 (trigger mask 0x3) has core 0 and waits for core 1"
 
 
 def test_barrier_with_absent_cores_in_its_mask_is_a_deadlock_report():
@@ -121,7 +122,10 @@ def test_barrier_with_absent_cores_in_its_mask_is_a_deadlock_report():
     src = DEADLOCK.replace("li t0, 3", "li t0, 0xff").replace("bnez a0, done", "nop")
     r, _ = run_asm(src, cores=4)
     assert r.status == "deadlock"
-    assert [w.split(" waits")[0] for w in r.fault.waiting] == [f"core {c}" for c in range(4)]
+    assert [w.split(" waits")[0] for w in r.fault.waiting[:4]] == [f"core {c}" for c in range(4)]
+    assert r.fault.waiting[4:] == [
+        "barrier 0 (trigger mask 0xff) has cores 0-3 and waits for cores 4-7; cores 4-7 do not "
+        "exist in this 4-core run (a mask for more cores than --cores)"]
 
 
 def test_deadlock_report_names_the_waiting_instruction():
