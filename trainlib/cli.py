@@ -90,19 +90,40 @@ def cmd_plan(args, console: Console) -> int:
 
 
 def matches(res: TrainResult) -> list[str]:
-    """What differs between the simulator and the golden model (empty: everything matches)."""
+    """What differs between the simulator and the golden model (empty: everything matches).
+
+    A NaN or an infinity matches only the same special value at the same place: when training
+    diverges, both models overflow alike (IEEE float32 on both sides), and that is a match.
+    """
     bad = []
     for i, (a, b) in enumerate(zip(res.losses, res.golden_losses, strict=True)):
-        if not abs(a - b) <= LOSS_RTOL * max(1.0, abs(b)):
+        if not _close(np.array([a]), np.array([b]), LOSS_RTOL, 1.0):
             bad.append(f"step {i + 1}: loss {a:.7g}, golden {b:.7g}")
     for layer, ps in res.golden_params.items():
         for name, ref in ps.items():
             got = res.params[layer][name]
-            scale = max(1e-3, float(np.abs(ref).max()))
-            err = float(np.abs(got - ref).max())
-            if not err <= PARAM_RTOL * scale:
-                bad.append(f"{layer}.{name}: max |sim - golden| = {err:.3g}")
+            if not _close(got, ref, PARAM_RTOL, 1e-3):
+                finite = np.isfinite(got) & np.isfinite(ref)
+                err = float(np.abs(got[finite] - ref[finite]).max(initial=0.0))
+                bad.append(f"{layer}.{name}: max |sim - golden| = {err:.3g}"
+                           + ("" if _same_specials(got, ref) else
+                              ", and NaN or infinities at different places"))
     return bad
+
+
+def _same_specials(got: np.ndarray, ref: np.ndarray) -> bool:
+    special = ~np.isfinite(got) | ~np.isfinite(ref)
+    return bool(np.array_equal(np.isnan(got), np.isnan(ref))
+                and np.array_equal(got[special & ~np.isnan(got)], ref[special & ~np.isnan(ref)]))
+
+
+def _close(got: np.ndarray, ref: np.ndarray, rtol: float, floor: float) -> bool:
+    """Finite values within ``rtol`` of the largest finite reference (at least ``floor``),
+    specials identical."""
+    finite = np.isfinite(got) & np.isfinite(ref)
+    scale = max(floor, float(np.abs(ref[finite]).max(initial=0.0)))
+    err = float(np.abs(got[finite] - ref[finite]).max(initial=0.0))
+    return _same_specials(got, ref) and err <= rtol * scale
 
 
 def cmd_train(args, console: Console) -> int:
@@ -136,6 +157,10 @@ def cmd_train(args, console: Console) -> int:
         return 1
     console.print(f"loss trajectory and updated parameters match the golden model "
                   f"(loss rtol {LOSS_RTOL}, parameters rtol {PARAM_RTOL})", highlight=False)
+    diverged = [i + 1 for i, loss in enumerate(res.losses) if not np.isfinite(loss)]
+    if diverged:
+        console.print(f"training diverged: the loss is not finite from step {diverged[0]} on, "
+                      f"in both models (a smaller learning rate?)", highlight=False)
     return 0
 
 
