@@ -1,0 +1,152 @@
+"""The engine's multi-core timing against a reference written from the rules alone.
+
+The engine runs each core ahead on its own and parks it at shared accesses (``isasim.engine``).
+The reference here does what the rules say in the plainest way: a loop over cycles, in which
+every core whose next instruction can issue does so, the TCDM requests of the cycle are
+arbitrated bank by bank (round robin, FIFO or none), winners perform their access and losers
+retry in the next cycle.  Its rules (xpulp-spec B.1, C.2; the README's choices):
+
+* an instruction issues when its sources are ready: an ALU result the next cycle, a loaded
+  value one cycle later (load-use, charged ``load_use``);
+* a bank grants one request per cycle; round robin takes the first requester at or after the
+  bank's pointer, which moves past every core it grants; FIFO takes the oldest request (ties:
+  the lower core); each lost cycle is charged ``tcdm_conflict`` to the (core, bank);
+* every core runs the same straight-line body of loads, stores and ALU instructions over
+  words ``k * hartid + offset``, so cores meet on banks in many patterns.
+
+Per core, the body's length in cycles (read with ``mcycle`` around it), its issued
+instructions, ``load_use`` and ``tcdm_conflict`` cycles and the conflict matrix must be equal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from isasim import layout as L
+
+from .common import EXIT, run_asm
+
+BANKS, LOAD_LAT = 16, 1
+POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
+
+
+def random_body(rng: np.random.Generator, n: int) -> list[tuple]:
+    """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``."""
+    body: list[tuple] = []
+    loaded = "t1"
+    for _ in range(n):
+        op = str(rng.choice(["lw", "lw", "sw", "addi"]))
+        rd, rs = (str(r) for r in rng.choice(POOL, 2))
+        if rng.random() < 0.5:
+            rs = loaded                 # often use what a recent load brings: load-use waits
+        if op == "lw":
+            loaded = rd
+        body.append((op, rd, rs, int(rng.integers(0, 40))))
+    return body
+
+
+def source(body: list[tuple], k: int) -> str:
+    lines = []
+    for op, rd, rs, word in body:
+        lines.append(f"    lw {rd}, {4 * word}(t0)" if op == "lw" else
+                     f"    sw {rs}, {4 * word}(t0)" if op == "sw" else
+                     f"    addi {rd}, {rs}, 1")
+    return f"""
+    .text
+    .globl _start
+_start:
+    lui t0, 0x10000           # TCDM
+    li t1, {4 * k}
+    mul t1, t1, a0
+    add t0, t0, t1            # word k * hartid
+    csrr s10, mcycle
+""" + "\n".join(lines) + "\n    csrr s11, mcycle\n" + EXIT
+
+
+def reference(body: list[tuple], cores: int, k: int, policy: str) -> dict[str, np.ndarray]:
+    """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0."""
+    T = [0] * cores                        # the cycle each core's next instruction may issue
+    ready = [dict() for _ in range(cores)]  # register -> cycle its value is ready
+    idx = [0] * cores
+    first = [-1] * cores                   # first cycle of a pending request (FIFO age)
+    issue = [0] * cores                    # the cycle the current instruction tries to issue
+    out = {name: np.zeros(cores, np.int64) for name in ("instr", "load_use", "tcdm", "end")}
+    conflicts = np.zeros((cores, BANKS), np.int64)
+    rr = [0] * BANKS
+
+    def arrive(c: int) -> None:
+        """Core c's next instruction: when can it issue (charging the load-use wait)?"""
+        if idx[c] == len(body):
+            out["end"][c] = T[c]
+            return
+        op, _, rs, _ = body[idx[c]]
+        srcs = [rs] if op != "lw" else []
+        s = max([T[c]] + [ready[c].get(r, 0) for r in srcs])
+        out["load_use"][c] += s - T[c]
+        issue[c] = s
+
+    def execute(c: int, t: int) -> None:
+        op, rd, _, _ = body[idx[c]]
+        if op == "lw":
+            ready[c][rd] = t + 1 + LOAD_LAT
+        elif op == "addi":
+            ready[c][rd] = t + 1
+        out["instr"][c] += 1
+        T[c] = t + 1
+        idx[c] += 1
+        first[c] = -1
+        arrive(c)
+
+    for c in range(cores):
+        arrive(c)
+    t = 0
+    while any(i < len(body) for i in idx):
+        requests: dict[int, list[int]] = {}
+        for c in range(cores):
+            if idx[c] < len(body) and issue[c] == t:
+                op, _, _, word = body[idx[c]]
+                if op == "addi":
+                    execute(c, t)
+                    continue
+                if first[c] < 0:
+                    first[c] = t
+                requests.setdefault((k * c + word) % BANKS, []).append(c)
+        for bank, who in requests.items():
+            if policy == "none":
+                winners = who
+            elif policy == "fifo":
+                winners = [min(who, key=lambda c: (first[c], c))]
+            else:
+                winners = [min(who, key=lambda c: (c - rr[bank]) % L.NREQ)]
+                rr[bank] = winners[0] + 1
+            for c in who:
+                if c in winners:
+                    execute(c, t)
+                else:
+                    out["tcdm"][c] += 1
+                    conflicts[c, bank] += 1
+                    issue[c] = t + 1
+        t += 1
+    out["conflicts"] = conflicts
+    return out
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
+def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed):
+    rng = np.random.default_rng(seed)
+    cores = int(rng.choice([2, 3, 5, 8]))
+    k = int(rng.choice([0, 1, 4, 8]))
+    body = random_body(rng, 60)
+    r, m = run_asm(source(body, k), cores=cores, conflict_policy=policy)
+    assert r.status == "exited"
+    ref = reference(body, cores, k, policy)
+    start = [m.reg(c, "s10") + 1 for c in range(cores)]
+    assert len(set(start)) == 1                     # the body starts in the same cycle on all
+    ends = np.array([m.reg(c, "s11") - start[0] for c in range(cores)])
+    assert ends.tolist() == ref["end"].tolist()
+    assert (r.instret - 9 == ref["instr"]).all()    # 9 set-up and exit instructions
+    assert r.category("load_use").tolist() == ref["load_use"].tolist()
+    assert r.category("tcdm_conflict").tolist() == ref["tcdm"].tolist()
+    assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
