@@ -211,7 +211,9 @@ FIELD_DOCS: dict[str, str] = {
     "barrier_wakeup_latency": "cycles from the awaited event to the core running (GVSoC: 2)",
     "dma_bandwidth": "DMA bytes per cycle L2 <-> TCDM: 1, 2, 4 or 8 (mchan: 8, two 32-bit ports)",
     "dma_setup_cycles": "idle cycles between the command's last word and its first data beat",
-    "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per cluster",
+    "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per "
+                   "cluster; a shared unit serves one operation a cycle, arbitrated like the "
+                   "banks (round robin when conflict_policy is none)",
     "max_cycles": "default cycle limit of a run",
 }
 

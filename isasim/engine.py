@@ -477,7 +477,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 D.trace_event(TR, CL, L.TR_BAR_RELEASE, i, tmin, 0, 0)
             continue
         res = CS[U(b + L.CS_PARK_RES)]
-        if res < 0 or policy == L.POLICY_NONE:
+        # a shared FPU serves one operation a cycle whatever the TCDM does: with no bank
+        # conflicts (policy none) its requests are arbitrated round robin
+        if res < 0 or (policy == L.POLICY_NONE and res < L.RES_FPU):
             continue
         if res == L.RES_FDIV and CL[U(L.L_FDIV_BUSY)] > tmin:
             continue
@@ -486,7 +488,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if w < 0:
             CL[U(win)] = stamp + i
         else:
-            if policy == L.POLICY_ROUND_ROBIN:
+            if policy != L.POLICY_FIFO:
                 rr = CL[U(L.L_BANK_RR + res)]
                 if rr_before(i, w, rr):
                     CL[U(win)] = stamp + i
@@ -537,7 +539,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                    L.C_FPU_STRUCT, tmin, wait)
             continue
         w = i
-        if res >= 0 and policy != L.POLICY_NONE:
+        if res >= 0 and (policy != L.POLICY_NONE or res >= L.RES_FPU):
             w = CL[U(L.L_BANK_WIN + res)] - stamp
             if w == i or w < 0:
                 CL[U(L.L_BANK_RR + res)] = i + 1
@@ -1010,12 +1012,15 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     if (CS[U(cb + L.CS_MSTATUS)] >> 13) & 3 == 0 or (rm > 4 and fp_needs_rm(op)):
                         trap = L.CAUSE_ILLEGAL
                         tval = code[U(k + L.F_WORD)] & M32
-                    elif fpu_shared and granted == 0 and (
-                            s > horizon or (s == horizon and policy != L.POLICY_NONE)):
+                    elif fpu_shared and granted == 0 and s >= horizon:
                         park(CS, cb, s, L.RES_FDIV if cls >= L.TC_FDIV else L.RES_FPU + (c & 3),
                              slot)
                         break
                     else:
+                        if fpu_shared and granted == 0 and policy != L.POLICY_FIFO:
+                            # uncontested: round robin moves past every core it grants
+                            CL[U(L.L_BANK_RR + (L.RES_FDIV if cls >= L.TC_FDIV
+                                                else L.RES_FPU + (c & 3)))] = c + 1
                         granted = 0
                         if fpu_shared and cls >= L.TC_FDIV:
                             if CL[U(L.L_FDIV_BUSY)] > s:

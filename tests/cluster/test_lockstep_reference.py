@@ -31,12 +31,13 @@ BANKS, LOAD_LAT = 16, 1
 POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
 
 
-def random_body(rng: np.random.Generator, n: int) -> list[tuple]:
-    """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``."""
+def random_body(rng: np.random.Generator, n: int, fp: bool) -> list[tuple]:
+    """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``
+    and, when ``fp``, ``fadd.s f<rd>, f<rs>, f<rs>`` (register numbers of the pool's index)."""
     body: list[tuple] = []
     loaded = "t1"
     for _ in range(n):
-        op = str(rng.choice(["lw", "lw", "sw", "addi"]))
+        op = str(rng.choice(["lw", "lw", "sw", "addi"] + ["fadd"] * (3 if fp else 0)))
         rd, rs = (str(r) for r in rng.choice(POOL, 2))
         if rng.random() < 0.5:
             rs = loaded                 # often use what a recent load brings: load-use waits
@@ -51,7 +52,8 @@ def source(body: list[tuple], k: int) -> str:
     for op, rd, rs, word in body:
         lines.append(f"    lw {rd}, {4 * word}(t0)" if op == "lw" else
                      f"    sw {rs}, {4 * word}(t0)" if op == "sw" else
-                     f"    addi {rd}, {rs}, 1")
+                     f"    addi {rd}, {rs}, 1" if op == "addi" else
+                     f"    fadd.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
     return f"""
     .text
     .globl _start
@@ -64,16 +66,23 @@ _start:
 """ + "\n".join(lines) + "\n    csrr s11, mcycle\n" + EXIT
 
 
-def reference(body: list[tuple], cores: int, k: int, policy: str) -> dict[str, np.ndarray]:
-    """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0."""
+def reference(body: list[tuple], cores: int, k: int, policy: str,
+              shared_fpus: bool = False) -> dict[str, np.ndarray]:
+    """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0.
+
+    With ``shared_fpus`` (gvsoc4) core c's fadd.s asks FPU c % 4, which serves one operation a
+    cycle, arbitrated like a bank (round robin when the TCDM has no conflicts); a lost cycle is
+    ``fpu_struct``.  A private FPU never waits: its result is ready the next cycle.
+    """
     T = [0] * cores                        # the cycle each core's next instruction may issue
     ready = [dict() for _ in range(cores)]  # register -> cycle its value is ready
     idx = [0] * cores
     first = [-1] * cores                   # first cycle of a pending request (FIFO age)
     issue = [0] * cores                    # the cycle the current instruction tries to issue
-    out = {name: np.zeros(cores, np.int64) for name in ("instr", "load_use", "tcdm", "end")}
+    out = {name: np.zeros(cores, np.int64)
+           for name in ("instr", "load_use", "tcdm", "fpu_struct", "end")}
     conflicts = np.zeros((cores, BANKS), np.int64)
-    rr = [0] * BANKS
+    rr: dict[int, int] = {}            # per resource: banks 0..15, FPU u at 32 + u
 
     def arrive(c: int) -> None:
         """Core c's next instruction: when can it issue (charging the load-use wait)?"""
@@ -81,7 +90,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str) -> dict[str, n
             out["end"][c] = T[c]
             return
         op, _, rs, _ = body[idx[c]]
-        srcs = [rs] if op != "lw" else []
+        srcs = [] if op == "lw" else ["f" + rs] if op == "fadd" else [rs]
         s = max([T[c]] + [ready[c].get(r, 0) for r in srcs])
         out["load_use"][c] += s - T[c]
         issue[c] = s
@@ -92,6 +101,8 @@ def reference(body: list[tuple], cores: int, k: int, policy: str) -> dict[str, n
             ready[c][rd] = t + 1 + LOAD_LAT
         elif op == "addi":
             ready[c][rd] = t + 1
+        elif op == "fadd":
+            ready[c]["f" + rd] = t + 1
         out["instr"][c] += 1
         T[c] = t + 1
         idx[c] += 1
@@ -106,42 +117,48 @@ def reference(body: list[tuple], cores: int, k: int, policy: str) -> dict[str, n
         for c in range(cores):
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
-                if op == "addi":
+                if op == "addi" or (op == "fadd" and not shared_fpus):
                     execute(c, t)
                     continue
                 if first[c] < 0:
                     first[c] = t
-                requests.setdefault((k * c + word) % BANKS, []).append(c)
-        for bank, who in requests.items():
-            if policy == "none":
+                res = 32 + c % 4 if op == "fadd" else (k * c + word) % BANKS
+                requests.setdefault(res, []).append(c)
+        for res, who in requests.items():
+            rule = "round_robin" if res >= 32 and policy == "none" else policy
+            if rule == "none":
                 winners = who
-            elif policy == "fifo":
+            elif rule == "fifo":
                 winners = [min(who, key=lambda c: (first[c], c))]
             else:
-                winners = [min(who, key=lambda c: (c - rr[bank]) % L.NREQ)]
-                rr[bank] = winners[0] + 1
+                winners = [min(who, key=lambda c: (c - rr.get(res, 0)) % L.NREQ)]
+                rr[res] = winners[0] + 1
             for c in who:
                 if c in winners:
                     execute(c, t)
+                elif res >= 32:
+                    out["fpu_struct"][c] += 1
+                    issue[c] = t + 1
                 else:
                     out["tcdm"][c] += 1
-                    conflicts[c, bank] += 1
+                    conflicts[c, res] += 1
                     issue[c] = t + 1
         t += 1
     out["conflicts"] = conflicts
     return out
 
 
+@pytest.mark.parametrize("fpus", ["private", "gvsoc4"])
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
-def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed):
+def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpus):
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 3, 5, 8]))
     k = int(rng.choice([0, 1, 4, 8]))
-    body = random_body(rng, 60)
-    r, m = run_asm(source(body, k), cores=cores, conflict_policy=policy)
+    body = random_body(rng, 60, fp=fpus == "gvsoc4" or seed % 2 == 1)
+    r, m = run_asm(source(body, k), cores=cores, conflict_policy=policy, fpu_sharing=fpus)
     assert r.status == "exited"
-    ref = reference(body, cores, k, policy)
+    ref = reference(body, cores, k, policy, shared_fpus=fpus == "gvsoc4")
     start = [m.reg(c, "s10") + 1 for c in range(cores)]
     assert len(set(start)) == 1                     # the body starts in the same cycle on all
     ends = np.array([m.reg(c, "s11") - start[0] for c in range(cores)])
@@ -149,4 +166,5 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed):
     assert (r.instret - 9 == ref["instr"]).all()    # 9 set-up and exit instructions
     assert r.category("load_use").tolist() == ref["load_use"].tolist()
     assert r.category("tcdm_conflict").tolist() == ref["tcdm"].tolist()
+    assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
