@@ -11,6 +11,9 @@ retry in the next cycle.  Its rules (xpulp-spec B.1, C.2; the README's choices):
 * a bank grants one request per cycle; round robin takes the first requester at or after the
   bank's pointer, which moves past every core it grants; FIFO takes the oldest request (ties:
   the lower core); each lost cycle is charged ``tcdm_conflict`` to the (core, bank);
+* a misaligned access costs one ``misaligned`` cycle: a word straddling two words is two
+  requests, the first word's bank then (in the next cycle, arbitrated again) the next one's;
+  a half-word inside one word issues the cycle after its grant (GVSoC's rule);
 * every core runs the same straight-line body of loads, stores and ALU instructions over
   words ``k * hartid + offset``, so cores meet on banks in many patterns.
 
@@ -32,16 +35,18 @@ POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
 
 
 def random_body(rng: np.random.Generator, n: int, fp: bool) -> list[tuple]:
-    """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``
-    and, when ``fp``, ``fadd.s f<rd>, f<rs>, f<rs>`` (register numbers of the pool's index)."""
+    """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``,
+    the misaligned ``lw rd, 4*word+2(t0)`` (op ``lw2``: words word and word + 1) and
+    ``lh rd, 4*word+1(t0)`` (``lh1``: inside the word), and, when ``fp``,
+    ``fadd.s f<rd>, f<rs>, f<rs>`` (register numbers of the pool's index)."""
     body: list[tuple] = []
     loaded = "t1"
     for _ in range(n):
-        op = str(rng.choice(["lw", "lw", "sw", "addi"] + ["fadd"] * (3 if fp else 0)))
+        op = str(rng.choice(["lw", "lw", "sw", "addi", "lw2", "lh1"] + ["fadd"] * (3 if fp else 0)))
         rd, rs = (str(r) for r in rng.choice(POOL, 2))
         if rng.random() < 0.5:
             rs = loaded                 # often use what a recent load brings: load-use waits
-        if op == "lw":
+        if op in ("lw", "lw2", "lh1"):
             loaded = rd
         body.append((op, rd, rs, int(rng.integers(0, 40))))
     return body
@@ -51,6 +56,8 @@ def source(body: list[tuple], k: int) -> str:
     lines = []
     for op, rd, rs, word in body:
         lines.append(f"    lw {rd}, {4 * word}(t0)" if op == "lw" else
+                     f"    lw {rd}, {4 * word + 2}(t0)" if op == "lw2" else
+                     f"    lh {rd}, {4 * word + 1}(t0)" if op == "lh1" else
                      f"    sw {rs}, {4 * word}(t0)" if op == "sw" else
                      f"    addi {rd}, {rs}, 1" if op == "addi" else
                      f"    fadd.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
@@ -80,7 +87,8 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     first = [-1] * cores                   # first cycle of a pending request (FIFO age)
     issue = [0] * cores                    # the cycle the current instruction tries to issue
     out = {name: np.zeros(cores, np.int64)
-           for name in ("instr", "load_use", "tcdm", "fpu_struct", "end")}
+           for name in ("instr", "load_use", "tcdm", "fpu_struct", "misaligned", "end")}
+    half = [0] * cores                     # 1: the second half of a straddling load is next
     conflicts = np.zeros((cores, BANKS), np.int64)
     rr: dict[int, int] = {}            # per resource: banks 0..15, FPU u at 32 + u
 
@@ -90,14 +98,24 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
             out["end"][c] = T[c]
             return
         op, _, rs, _ = body[idx[c]]
-        srcs = [] if op == "lw" else ["f" + rs] if op == "fadd" else [rs]
+        srcs = [] if op in ("lw", "lw2", "lh1") else ["f" + rs] if op == "fadd" else [rs]
         s = max([T[c]] + [ready[c].get(r, 0) for r in srcs])
         out["load_use"][c] += s - T[c]
         issue[c] = s
 
     def execute(c: int, t: int) -> None:
         op, rd, _, _ = body[idx[c]]
-        if op == "lw":
+        if op == "lw2" and not half[c]:
+            out["misaligned"][c] += 1       # the first half: the second asks the next cycle
+            half[c] = 1
+            first[c] = -1
+            issue[c] = t + 1
+            return
+        if op == "lh1":
+            out["misaligned"][c] += 1       # granted now, issued the next cycle
+            t += 1
+        half[c] = 0
+        if op in ("lw", "lw2", "lh1"):
             ready[c][rd] = t + 1 + LOAD_LAT
         elif op == "addi":
             ready[c][rd] = t + 1
@@ -122,7 +140,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                     continue
                 if first[c] < 0:
                     first[c] = t
-                res = 32 + c % 4 if op == "fadd" else (k * c + word) % BANKS
+                res = 32 + c % 4 if op == "fadd" else (k * c + word + half[c]) % BANKS
                 requests.setdefault(res, []).append(c)
         for res, who in requests.items():
             rule = "round_robin" if res >= 32 and policy == "none" else policy
@@ -167,4 +185,5 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     assert r.category("load_use").tolist() == ref["load_use"].tolist()
     assert r.category("tcdm_conflict").tolist() == ref["tcdm"].tolist()
     assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()
+    assert r.category("misaligned").tolist() == ref["misaligned"].tolist()
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
