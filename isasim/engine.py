@@ -1017,17 +1017,23 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                              slot)
                         break
                     else:
+                        if fpu_shared and cls >= L.TC_FDIV and CL[U(L.L_FDIV_BUSY)] > s:
+                            # the shared divider is busy: wait for it, then ask for it in
+                            # that cycle like any request (another core may ask then too)
+                            wait = CL[U(L.L_FDIV_BUSY)] - s
+                            charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot,
+                                   L.C_FPU_STRUCT, s, wait)
+                            s += wait
+                            if s >= horizon:
+                                t = s
+                                park(CS, cb, s, L.RES_FDIV, slot)
+                                break
                         if fpu_shared and granted == 0 and policy != L.POLICY_FIFO:
                             # uncontested: round robin moves past every core it grants
                             CL[U(L.L_BANK_RR + (L.RES_FDIV if cls >= L.TC_FDIV
                                                 else L.RES_FPU + (c & 3)))] = c + 1
                         granted = 0
                         if fpu_shared and cls >= L.TC_FDIV:
-                            if CL[U(L.L_FDIV_BUSY)] > s:
-                                wait = CL[U(L.L_FDIV_BUSY)] - s
-                                charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot,
-                                       L.C_FPU_STRUCT, s, wait)
-                                s += wait
                             CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
                         if cls >= L.TC_FDIV and not fpu_shared:
                             # a private FPU's iterative divider blocks it; the shared divider of

@@ -30,7 +30,8 @@ from isasim import layout as L
 
 from .common import EXIT, run_asm
 
-BANKS, LOAD_LAT = 16, 1
+BANKS, LOAD_LAT, FDIV_LAT = 16, 1, 14
+FDIV = 40                                  # the shared divider's resource number
 POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
 
 
@@ -42,7 +43,8 @@ def random_body(rng: np.random.Generator, n: int, fp: bool) -> list[tuple]:
     body: list[tuple] = []
     loaded = "t1"
     for _ in range(n):
-        op = str(rng.choice(["lw", "lw", "sw", "addi", "lw2", "lh1"] + ["fadd"] * (3 if fp else 0)))
+        op = str(rng.choice(["lw", "lw", "sw", "addi", "lw2", "lh1"]
+                            + ["fadd", "fadd", "fadd", "fdiv"] * fp))
         rd, rs = (str(r) for r in rng.choice(POOL, 2))
         if rng.random() < 0.5:
             rs = loaded                 # often use what a recent load brings: load-use waits
@@ -60,7 +62,7 @@ def source(body: list[tuple], k: int) -> str:
                      f"    lh {rd}, {4 * word + 1}(t0)" if op == "lh1" else
                      f"    sw {rs}, {4 * word}(t0)" if op == "sw" else
                      f"    addi {rd}, {rs}, 1" if op == "addi" else
-                     f"    fadd.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
+                     f"    {op}.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
     return f"""
     .text
     .globl _start
@@ -82,26 +84,34 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     ``fpu_struct``.  A private FPU never waits: its result is ready the next cycle.
     """
     T = [0] * cores                        # the cycle each core's next instruction may issue
-    ready = [dict() for _ in range(cores)]  # register -> cycle its value is ready
+    ready = [dict() for _ in range(cores)]  # register -> (cycle it is ready, why it is late)
     idx = [0] * cores
     first = [-1] * cores                   # first cycle of a pending request (FIFO age)
     issue = [0] * cores                    # the cycle the current instruction tries to issue
-    out = {name: np.zeros(cores, np.int64)
-           for name in ("instr", "load_use", "tcdm", "fpu_struct", "misaligned", "end")}
+    out = {name: np.zeros(cores, np.int64) for name in
+           ("instr", "load_use", "fpu_dep", "tcdm", "fpu_struct", "misaligned", "end")}
+    fpu_busy = [0] * cores                 # a private FPU divides until then
+    divider_busy = [0]                     # the shared divider (gvsoc4) divides until then
     half = [0] * cores                     # 1: the second half of a straddling load is next
     conflicts = np.zeros((cores, BANKS), np.int64)
     rr: dict[int, int] = {}            # per resource: banks 0..15, FPU u at 32 + u
 
     def arrive(c: int) -> None:
-        """Core c's next instruction: when can it issue (charging the load-use wait)?"""
+        """Core c's next instruction: when can it issue?  The wait is charged to why: the
+        late operand (a load: load_use, an FP result: fpu_dep), or the core's own FPU still
+        dividing (fpu_struct, which takes the whole wait when it ends last)."""
         if idx[c] == len(body):
             out["end"][c] = T[c]
             return
         op, _, rs, _ = body[idx[c]]
-        srcs = [] if op in ("lw", "lw2", "lh1") else ["f" + rs] if op == "fadd" else [rs]
-        s = max([T[c]] + [ready[c].get(r, 0) for r in srcs])
-        out["load_use"][c] += s - T[c]
-        issue[c] = s
+        fp = op in ("fadd", "fdiv")
+        src = None if op in ("lw", "lw2", "lh1") else "f" + rs if fp else rs
+        s, why = ready[c].get(src, (0, ""))
+        if fp and fpu_busy[c] > max(s, T[c]):
+            s, why = fpu_busy[c], "fpu_struct"
+        if s > T[c]:
+            out[why][c] += s - T[c]
+        issue[c] = max(s, T[c])
 
     def execute(c: int, t: int) -> None:
         op, rd, _, _ = body[idx[c]]
@@ -116,11 +126,17 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
             t += 1
         half[c] = 0
         if op in ("lw", "lw2", "lh1"):
-            ready[c][rd] = t + 1 + LOAD_LAT
+            ready[c][rd] = (t + 1 + LOAD_LAT, "load_use")
         elif op == "addi":
-            ready[c][rd] = t + 1
+            ready[c][rd] = (t + 1, "")
         elif op == "fadd":
-            ready[c]["f" + rd] = t + 1
+            ready[c]["f" + rd] = (t + 1, "fpu_dep")
+        elif op == "fdiv":
+            ready[c]["f" + rd] = (t + FDIV_LAT, "fpu_dep")
+            if shared_fpus:
+                divider_busy[0] = t + FDIV_LAT
+            else:
+                fpu_busy[c] = t + FDIV_LAT
         out["instr"][c] += 1
         T[c] = t + 1
         idx[c] += 1
@@ -135,12 +151,17 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
         for c in range(cores):
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
-                if op == "addi" or (op == "fadd" and not shared_fpus):
+                if op == "addi" or (op in ("fadd", "fdiv") and not shared_fpus):
                     execute(c, t)
                     continue
                 if first[c] < 0:
                     first[c] = t
-                res = 32 + c % 4 if op == "fadd" else (k * c + word + half[c]) % BANKS
+                if op == "fdiv" and divider_busy[0] > t:
+                    out["fpu_struct"][c] += divider_busy[0] - t     # wait for the divider
+                    issue[c] = divider_busy[0]
+                    continue
+                res = (FDIV if op == "fdiv" else 32 + c % 4 if op == "fadd"
+                       else (k * c + word + half[c]) % BANKS)
                 requests.setdefault(res, []).append(c)
         for res, who in requests.items():
             rule = "round_robin" if res >= 32 and policy == "none" else policy
@@ -186,4 +207,5 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     assert r.category("tcdm_conflict").tolist() == ref["tcdm"].tolist()
     assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()
     assert r.category("misaligned").tolist() == ref["misaligned"].tolist()
+    assert r.category("fpu_dep").tolist() == ref["fpu_dep"].tolist()
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
