@@ -1027,6 +1027,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if s >= horizon:
                                 t = s
                                 park(CS, cb, s, L.RES_FDIV, slot)
+                                CS[U(cb + L.CS_PARK_FIRST)] = s - wait    # FIFO: its age
                                 break
                         if fpu_shared and granted == 0 and policy != L.POLICY_FIFO:
                             # uncontested: round robin moves past every core it grants
