@@ -24,6 +24,10 @@ retry in the next cycle.  Its rules (xpulp-spec B.1, C.2; the README's choices):
   the bank's core winner in the rotation, else it retries the next cycle and the cores keep
   their grants; under FIFO it always takes them; a core that loses a bank to it is charged
   ``tcdm_conflict`` like any loser;
+* a hardware barrier (``p.elw`` on barrier 0, every core in its masks) issues like any
+  instruction and the core sleeps from the next cycle; when the last core has arrived (cycle
+  a), every core resumes at a + ``barrier_req_latency`` + ``barrier_wakeup_latency`` (6 + 2),
+  its sleep charged ``barrier``;
 * every core runs the same straight-line body of loads, stores and ALU instructions over
   words ``k * hartid + offset``, so cores meet on banks in many patterns.
 
@@ -38,16 +42,18 @@ import pytest
 
 from isasim import layout as L
 
-from .common import DMA, EXIT, run_asm
+from .common import DMA, EU, EXIT, run_asm
 
 BANKS, LOAD_LAT, FDIV_LAT, L2_LAT, MULH_EXTRA, BRANCH_PEN, JUMP_PEN = 16, 1, 14, 10, 4, 2, 1
 LOADS = ("lw", "lw2", "lh1", "lwl2")
 FDIV = 40                                  # the shared divider's resource number
 DMA_SETUP, DMA_LENGTH, DMA_DST = 4, 128, 0x10000400    # the transfer's TCDM side: bank 0 on
+BARRIER_WAKE = 6 + 2
 POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
 
 
-def random_body(rng: np.random.Generator, n: int, fp: bool, dma: bool = False) -> list[tuple]:
+def random_body(rng: np.random.Generator, n: int, fp: bool, dma: bool = False,
+                barriers: int = 0) -> list[tuple]:
     """(op, rd, rs, word): ``lw rd, 4*word(t0)``, ``sw rs, 4*word(t0)``, ``addi rd, rs, 1``,
     the misaligned ``lw rd, 4*word+2(t0)`` (op ``lw2``: words word and word + 1) and
     ``lh rd, 4*word+1(t0)`` (``lh1``: inside the word), and, when ``fp``,
@@ -66,10 +72,13 @@ def random_body(rng: np.random.Generator, n: int, fp: bool, dma: bool = False) -
     if dma:
         at = int(rng.integers(0, 12))
         body[at:at] = [(f"dma{i}", "", "", 0) for i in (1, 2, 3)]
+    for _ in range(barriers):
+        at = int(rng.integers(0, len(body)))
+        body[at:at] = [("bar", "", "", 0)]
     return body
 
 
-def source(body: list[tuple], k: int) -> str:
+def source(body: list[tuple], k: int, cores: int) -> str:
     lines = []
     for op, rd, rs, word in body:
         lines.append(f"    lw {rd}, {4 * word}(t0)" if op == "lw" else
@@ -83,6 +92,7 @@ def source(body: list[tuple], k: int) -> str:
                      "    beq zero, zero, 1f\n1:" if op == "beq" else
                      "    j 1f\n1:" if op == "j" else
                      f"    sw {('s3', 's5', 's6')[int(op[3]) - 1]}, 0(s4)" if op[:3] == "dma" else
+                     "    p.elw s9, 0x21c(s1)" if op == "bar" else
                      f"    {op}.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
     return f"""
     .text
@@ -102,6 +112,12 @@ _start:
     seqz s8, a0
     mul s7, s7, s8
     add s4, s4, s7
+    li s1, {EU:#x}
+    li t1, {(1 << cores) - 1:#x}
+    sw t1, 0x200(s1)          # barrier 0: every core triggers it ...
+    sw t1, 0x20c(s1)          # ... and is woken by it
+    li t1, 1 << 16
+    sw t1, 0x8(s1)            # listen to the barrier event
     csrr s10, mcycle
 """ + "\n".join(lines) + "\n    csrr s11, mcycle\n" + EXIT + """
     .data
@@ -125,7 +141,8 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     issue = [0] * cores                    # the cycle the current instruction tries to issue
     out = {name: np.zeros(cores, np.int64) for name in
            ("instr", "load_use", "fpu_dep", "tcdm", "fpu_struct", "misaligned", "ext_mem",
-            "muldiv", "branch", "jump", "end")}
+            "muldiv", "branch", "jump", "barrier", "end")}
+    arrived: dict[int, int] = {}           # core -> the cycle its barrier wait issued
     dma = {"next": -1, "done": 0}          # the cycle of the transfer's next beat
     fpu_busy = [0] * cores                 # a private FPU divides until then
     divider_busy = [0]                     # the shared divider (gvsoc4) divides until then
@@ -189,6 +206,17 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
         T[c] = t + 1 + after[1]
         idx[c] += 1
         first[c] = -1
+        if op == "bar":
+            arrived[c] = t
+            issue[c] = -1                   # asleep
+            if len(arrived) == cores:
+                wake = t + BARRIER_WAKE
+                for w, at in arrived.items():
+                    out["barrier"][w] += wake - (at + 1)
+                    T[w] = wake
+                    arrive(w)
+                arrived.clear()
+            return
         arrive(c)
 
     for c in range(cores):
@@ -200,7 +228,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
                 if op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
-                          "dma3") or (
+                          "dma3", "bar") or (
                         op in ("fadd", "fdiv") and not shared_fpus):
                     execute(c, t)
                     continue
@@ -262,8 +290,10 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 3, 5, 8]))
     k = int(rng.choice([0, 1, 4, 8]))
-    body = random_body(rng, 60, fp=fpus == "gvsoc4" or seed % 2 == 1, dma=seed % 3 != 0)
-    r, m = run_asm(source(body, k), cores=cores, conflict_policy=policy, fpu_sharing=fpus)
+    body = random_body(rng, 60, fp=fpus == "gvsoc4" or seed % 2 == 1, dma=seed % 3 != 0,
+                       barriers=seed % 3)
+    r, m = run_asm(source(body, k, cores), cores=cores, conflict_policy=policy,
+                   fpu_sharing=fpus)
     assert r.status == "exited"
     ref = reference(body, cores, k, policy, shared_fpus=fpus == "gvsoc4")
     start = [m.reg(c, "s10") + 1 for c in range(cores)]
@@ -275,6 +305,6 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     assert r.category("tcdm_conflict").tolist() == ref["tcdm"].tolist()
     assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()
     assert r.category("misaligned").tolist() == ref["misaligned"].tolist()
-    for name in ("fpu_dep", "ext_mem", "muldiv", "branch", "jump"):
+    for name in ("fpu_dep", "ext_mem", "muldiv", "branch", "jump", "barrier"):
         assert r.category(name).tolist() == ref[name].tolist(), name
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
