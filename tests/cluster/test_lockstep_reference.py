@@ -28,6 +28,7 @@ retry in the next cycle.  Its rules (xpulp-spec B.1, C.2; the README's choices):
   instruction and the core sleeps from the next cycle; when the last core has arrived (cycle
   a), every core resumes at a + ``barrier_req_latency`` + ``barrier_wakeup_latency`` (6 + 2),
   its sleep charged ``barrier``;
+* a hardware loop (``lp.setupi``) costs its set-up instruction and nothing at the back edge;
 * every core runs the same straight-line body of loads, stores and ALU instructions over
   words ``k * hartid + offset``, so cores meet on banks in many patterns.
 
@@ -75,12 +76,39 @@ def random_body(rng: np.random.Generator, n: int, fp: bool, dma: bool = False,
     for _ in range(barriers):
         at = int(rng.integers(0, len(body)))
         body[at:at] = [("bar", "", "", 0)]
+    for _ in range(2):              # hardware loops around a few straight-line instructions
+        n, at = int(rng.integers(1, 5)), int(rng.integers(0, len(body) - 5))
+        if all(op in LOADS + ("sw", "addi", "swl2", "mul", "mulh", "fadd", "fdiv")
+               for op, *_ in body[at:at + n]):
+            body[at:at] = [("loop", str(n), "", int(rng.integers(2, 5)))]
     return body
+
+
+def dynamic(body: list[tuple]) -> list[tuple]:
+    """The instructions ``body`` executes: each hardware loop's set-up, then its body
+    ``count`` times."""
+    out: list[tuple] = []
+    i = 0
+    while i < len(body):
+        op, n, _, count = body[i]
+        if op == "loop":
+            out.append(("lpsetup", "", "", 0))
+            out += body[i + 1:i + 1 + int(n)] * count
+            i += 1 + int(n)
+        else:
+            out.append(body[i])
+            i += 1
+    return out
 
 
 def source(body: list[tuple], k: int, cores: int) -> str:
     lines = []
-    for op, rd, rs, word in body:
+    loop_end = -1
+    for i, (op, rd, rs, word) in enumerate(body):
+        if op == "loop":
+            lines.append(f"    lp.setupi x0, {word}, 9f")
+            loop_end = i + int(rd)
+            continue
         lines.append(f"    lw {rd}, {4 * word}(t0)" if op == "lw" else
                      f"    lw {rd}, {4 * word + 2}(t0)" if op == "lw2" else
                      f"    lh {rd}, {4 * word + 1}(t0)" if op == "lh1" else
@@ -94,6 +122,8 @@ def source(body: list[tuple], k: int, cores: int) -> str:
                      f"    sw {('s3', 's5', 's6')[int(op[3]) - 1]}, 0(s4)" if op[:3] == "dma" else
                      "    p.elw s9, 0x21c(s1)" if op == "bar" else
                      f"    {op}.s f{POOL.index(rd)}, f{POOL.index(rs)}, f{POOL.index(rs)}")
+        if i == loop_end:
+            lines[-1] = "9:" + lines[-1]      # Xpulpv2: the label marks the body's last
     return f"""
     .text
     .globl _start
@@ -228,7 +258,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
                 if op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
-                          "dma3", "bar") or (
+                          "dma3", "bar", "lpsetup") or (
                         op in ("fadd", "fdiv") and not shared_fpus):
                     execute(c, t)
                     continue
@@ -295,7 +325,7 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     r, m = run_asm(source(body, k, cores), cores=cores, conflict_policy=policy,
                    fpu_sharing=fpus)
     assert r.status == "exited"
-    ref = reference(body, cores, k, policy, shared_fpus=fpus == "gvsoc4")
+    ref = reference(dynamic(body), cores, k, policy, shared_fpus=fpus == "gvsoc4")
     start = [m.reg(c, "s10") + 1 for c in range(cores)]
     assert len(set(start)) == 1                     # the body starts in the same cycle on all
     ends = np.array([m.reg(c, "s11") - start[0] for c in range(cores)])
