@@ -78,8 +78,9 @@ def random_body(rng: np.random.Generator, n: int, fp: bool, dma: bool = False,
         body[at:at] = [("bar", "", "", 0)]
     for _ in range(2):              # hardware loops around a few straight-line instructions
         n, at = int(rng.integers(1, 5)), int(rng.integers(0, len(body) - 5))
-        if all(op in LOADS + ("sw", "addi", "swl2", "mul", "mulh", "fadd", "fdiv")
-               for op, *_ in body[at:at + n]):
+        plain = all(op in LOADS + ("sw", "addi", "swl2", "mul", "mulh", "fadd", "fdiv")
+                    for op, *_ in body[at:at + n])
+        if plain and all(op != "loop" for op, *_ in body[max(0, at - 5):at]):   # not nested
             body[at:at] = [("loop", str(n), "", int(rng.integers(2, 5)))]
     return body
 
