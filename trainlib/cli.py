@@ -97,17 +97,18 @@ def matches(res: TrainResult) -> list[str]:
     """
     bad = []
     for i, (a, b) in enumerate(zip(res.losses, res.golden_losses, strict=True)):
-        if not _close(np.array([a]), np.array([b]), LOSS_RTOL, 1.0):
+        got, ref = np.array([a]), np.array([b])
+        err, scale = _finite_error(got, ref, 1.0)
+        if not (_same_specials(got, ref) and err <= LOSS_RTOL * scale):
             bad.append(f"step {i + 1}: loss {a:.7g}, golden {b:.7g}")
     for layer, ps in res.golden_params.items():
         for name, ref in ps.items():
             got = res.params[layer][name]
-            if not _close(got, ref, PARAM_RTOL, 1e-3):
-                finite = np.isfinite(got) & np.isfinite(ref)
-                err = float(np.abs(got[finite] - ref[finite]).max(initial=0.0))
+            err, scale = _finite_error(got, ref, 1e-3)
+            same = _same_specials(got, ref)
+            if not (same and err <= PARAM_RTOL * scale):
                 bad.append(f"{layer}.{name}: max |sim - golden| = {err:.3g}"
-                           + ("" if _same_specials(got, ref) else
-                              ", and NaN or infinities at different places"))
+                           + ("" if same else ", and NaN or infinities at different places"))
     return bad
 
 
@@ -117,13 +118,12 @@ def _same_specials(got: np.ndarray, ref: np.ndarray) -> bool:
                 and np.array_equal(got[special & ~np.isnan(got)], ref[special & ~np.isnan(ref)]))
 
 
-def _close(got: np.ndarray, ref: np.ndarray, rtol: float, floor: float) -> bool:
-    """Finite values within ``rtol`` of the largest finite reference (at least ``floor``),
-    specials identical."""
+def _finite_error(got: np.ndarray, ref: np.ndarray, floor: float) -> tuple[float, float]:
+    """The largest difference where both values are finite, and the scale it is judged
+    against: the largest finite reference, at least ``floor``."""
     finite = np.isfinite(got) & np.isfinite(ref)
     scale = max(floor, float(np.abs(ref[finite]).max(initial=0.0)))
-    err = float(np.abs(got[finite] - ref[finite]).max(initial=0.0))
-    return _same_specials(got, ref) and err <= rtol * scale
+    return float(np.abs(got[finite] - ref[finite]).max(initial=0.0)), scale
 
 
 def cmd_train(args, console: Console) -> int:

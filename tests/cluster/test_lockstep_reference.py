@@ -158,7 +158,7 @@ l2_scratch: .zero 4
 
 
 def reference(body: list[tuple], cores: int, k: int, policy: str,
-              shared_fpus: bool = False) -> dict[str, np.ndarray]:  # noqa: C901 (one loop)
+              shared_fpus: bool = False) -> dict[str, np.ndarray]:
     """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0.
 
     With ``shared_fpus`` (gvsoc4) core c's fadd.s asks FPU c % 4, which serves one operation a
