@@ -669,8 +669,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 after_round = True
                 links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text
         c = found
-        link = -1
         cb = c * L.NCS
+        # a core a round granted resumes at the instruction it parked on
+        link = CS[U(cb + L.CS_PARK_SLOT)] if links_ok and CS[U(cb + L.CS_GRANTED)] != 0 else -1
         rb = c * L.RS
         pb = c * cap
         pc = CS[U(cb + L.CS_PC)]
