@@ -10,6 +10,7 @@ pattern; the disassembler fills the patterns back in.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -51,6 +52,13 @@ class Template:
 
 def split_operands(text: str) -> list[str]:
     """Split at commas that are not inside parentheses or quotes; strip each part."""
+    return list(_split_operands(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _split_operands(text: str) -> tuple[str, ...]:
+    """``split_operands``, remembered: the assembler splits the same operand texts in every
+    program it assembles (and several times in each)."""
     parts: list[str] = []
     depth = 0
     quote = ""
@@ -75,7 +83,7 @@ def split_operands(text: str) -> list[str]:
     last = "".join(cur).strip()
     if parts or last:
         parts.append(last)
-    return parts
+    return tuple(parts)
 
 
 def split_memory(text: str) -> tuple[str, str, bool] | None:

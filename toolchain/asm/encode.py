@@ -9,6 +9,7 @@ when it is in reach.  Operands written with ``%hi``/``%lo``/``%pcrel_*`` are nev
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
@@ -25,26 +26,76 @@ if TYPE_CHECKING:
     from toolchain.asm.layout import Scope
 
 Word = tuple[Entry, dict[str, int]]
+Choice = list[tuple[Word, "Word | None"]]
+
+# The words of matched statements (by ``Encoder._cache_key``), shared by every assembly of the
+# process: trainlib and its autotuner assemble the same kernel files into hundreds of programs,
+# and matching operands against the table's templates was most of the time a tuning candidate
+# took.
+_MATCHED: dict[tuple, Choice] = {}
+_MATCHED_BYTES: dict[tuple, bytes] = {}     # (key, size): the machine code emitted
+_MATCHED_MAX = 200_000
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed(text: str) -> Node | ExprError:
+    """``parse(text)``, or the error it raised.  Trees are immutable, so all the assemblies of
+    a process share them (and operands like ``a0`` or ``4(sp)`` recur in every one)."""
+    try:
+        return parse(text)
+    except ExprError as e:
+        return e
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _expression_in(text: str) -> Node | None:
+    """The expression of an operand: all of it, or the offset of ``offset(reg)``."""
+    node = _parsed(text)
+    if not isinstance(node, ExprError):
+        return node
+    mem = split_memory(text)
+    node = _parsed(mem[0]) if mem is not None and mem[0] else None
+    return None if isinstance(node, ExprError) else node
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _operand_reads(text: str) -> tuple[tuple[str, ...], Node | None] | None:
+    """``(names, label)`` for an operand: the names its expression reads, and the expression
+    itself when it is a lone name, ``1b``/``1f`` or ``.`` (a branch target, say).  None when it
+    reads ``.``, a numeric label or a relocation inside a larger expression: what
+    ``Encoder._cache_key`` leaves alone."""
+    node = _expression_in(text)
+    if isinstance(node, Sym):
+        return (node.name,), node
+    if isinstance(node, Dot | LocalRef):
+        return (), node
+    names = []
+    for n in walk(node) if node is not None else ():
+        if isinstance(n, Dot | LocalRef | Reloc):
+            return None
+        if isinstance(n, Sym):
+            names.append(n.name)
+    return tuple(names), None
 
 
 class Encoder:
-    """Encodes instruction items for one ISA selection; caches parsed operand expressions."""
+    """Encodes instruction items for one ISA selection."""
 
     def __init__(self, isa: Isa):
         self.isa = isa
-        self._trees: dict[str, Node] = {}
 
     # ---- expressions -----------------------------------------------------------------------
-    def tree(self, text: str) -> Node:
+    @staticmethod
+    def tree(text: str) -> Node:
         """The parsed expression (ExprError if malformed); layout passes reuse it."""
-        node = self._trees.get(text)
-        if node is None:
-            node = self._trees[text] = parse(text)
+        node = _parsed(text)
+        if isinstance(node, ExprError):
+            raise ExprError(node.message, node.offset)
         return node
 
     def analyse(self, text: str, scope: Scope) -> tuple[bool, bool]:
         """``(uses %reloc, computed from an address)`` for one operand's text."""
-        node = self._expression_in(text)
+        node = _expression_in(text)
         reloc = dependent = False
         for n in walk(node) if node is not None else ():
             if isinstance(n, Reloc):
@@ -53,30 +104,31 @@ class Encoder:
                 dependent = True
         return reloc, dependent
 
-    def _expression_in(self, text: str) -> Node | None:
-        """The expression of an operand: all of it, or the offset of ``offset(reg)``."""
-        try:
-            return self.tree(text)
-        except ExprError:
-            pass
-        mem = split_memory(text)
-        try:
-            return self.tree(mem[0]) if mem is not None and mem[0] else None
-        except ExprError:
-            return None
-
     # ---- sizing and emission ---------------------------------------------------------------
     def measure(self, insn: Insn, scope: Scope) -> tuple[int, int, bool]:
         """``(size with the RVC forms GNU as would use here, size without, fixed)``; fixed
         means no operand depends on an address, so the sizes cannot change with the layout."""
-        words = self._choose(insn, scope)
+        key = self._cache_key(insn, scope)
+        words = self._choose(insn, scope, key)
         short = sum((s or f)[0].length for f, s in words)
         full = sum(f[0].length for f, _ in words)
-        fixed = not any(self.analyse(text, scope)[1] for text, _ in insn.operands)
+        fixed = (key is not None and key[-1] is None) or not any(
+            self.analyse(text, scope)[1] for text, _ in insn.operands)
+        if fixed:
+            insn.key = key       # what it reads cannot change: emit needs no new key
         return short, full, fixed
 
     def emit(self, insn: Insn, scope: Scope) -> bytes:
-        words = self._choose(insn, scope)
+        key = insn.key if insn.settled else self._cache_key(insn, scope)
+        if key is not None and (done := _MATCHED_BYTES.get((key, insn.size))) is not None:
+            return done
+        out = self._emit(insn, scope, key)
+        if key is not None and key in _MATCHED:
+            _MATCHED_BYTES[key, insn.size] = out
+        return out
+
+    def _emit(self, insn: Insn, scope: Scope, key: tuple | None) -> bytes:
+        words = self._choose(insn, scope, key)
         if sum((s or f)[0].length for f, s in words) != insn.size:
             # the layout kept this instruction long; only a single word can be kept long
             if len(words) != 1 or words[0][0][0].length != insn.size:
@@ -92,8 +144,65 @@ class Encoder:
             out += word.to_bytes(entry.length, "little")
         return bytes(out)
 
-    def _choose(self, insn: Insn, scope: Scope) -> list[tuple[Word, Word | None]]:
-        """Each word of ``insn``: its full form and, if GNU as would use one, its RVC form."""
+    def _choose(self, insn: Insn, scope: Scope, key: tuple | None) -> Choice:
+        """Each word of ``insn``: its full form and, if GNU as would use one, its RVC form
+        (``key``: the statement's ``_cache_key``)."""
+        words = _MATCHED.get(key) if key is not None else None
+        if words is None:
+            words = self._match(insn, scope)
+            relative = key is not None and key[-1] is not None
+            if key is not None and (
+                    all(_pc_relative(w) for w in words) and len(words) == 1 if relative
+                    else not any(_pc_relative(w) for w in words)):
+                if len(_MATCHED) >= _MATCHED_MAX:
+                    _MATCHED.clear()
+                    _MATCHED_BYTES.clear()
+                _MATCHED[key] = words
+        return words
+
+    def _cache_key(self, insn: Insn, scope: Scope) -> tuple | None:
+        """What the words of ``insn`` depend on, for the cache of matched statements.
+
+        Settled statements (no operand reads an address, ``.``, a numeric label or a
+        relocation): the text and the equates it reads (its other names are registers, CSRs or
+        rounding modes).  The caller keeps them only without pc-relative fields (``j 0x100``
+        depends on where it is).  A statement with one operand that is a lone label: the same,
+        and where the label is from the statement; kept only for a single pc-relative word
+        (a branch or jump: its words depend on that distance alone).  None otherwise, and for
+        the pseudo-instructions whose expansion depends on the pc.
+        """
+        if insn.mnemonic in ("la", "lla", "call", "tail"):
+            return None
+        symbols = scope.layout.symbols
+        env = []
+        relative = None          # (operand, label - pc)
+        for i, (text, _) in enumerate(insn.operands):
+            reads = _operand_reads(text)
+            if reads is None:
+                return None
+            names, label = reads
+            for name in names:
+                if name in symbols.labels or name in symbols.versions or name in symbols.weak:
+                    if not scope.is_address(name):
+                        try:
+                            env.append((name, scope.symbol(name)))
+                        except ExprError:
+                            return None
+                    elif label is None or relative is not None:
+                        return None
+                    else:
+                        label = Dot()     # marks the address operand: measured below
+            if isinstance(label, Dot | LocalRef) and relative is None:
+                try:
+                    relative = (i, evaluate(_expression_in(text), scope) - scope.pc)
+                except ExprError:
+                    return None
+            elif isinstance(label, Dot | LocalRef):
+                return None
+        return (self.isa.family, insn.mnemonic, tuple(t for t, _ in insn.operands), insn.rvc,
+                tuple(env), relative)
+
+    def _match(self, insn: Insn, scope: Scope) -> Choice:
         try:
             parts = self._parts(insn, scope)
             out: list[tuple[Word, Word | None]] = []
@@ -145,6 +254,10 @@ class Encoder:
         if reloc:
             return False
         return not dependent or any(f.kind == "pcrel" for f in entry.fields.values())
+
+
+def _pc_relative(word: tuple[Word, Word | None]) -> bool:
+    return any(f.kind == "pcrel" for w in word if w is not None for f in w[0].fields.values())
 
 
 def _column(insn: Insn, index: int | None) -> int | None:

@@ -17,7 +17,7 @@ with a note per ``.include`` that led to it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 MAX_ERRORS = 20
 MAX_INCLUDE_NOTES = 4      # .include sites listed under an error (a recursion has 100)
@@ -35,7 +35,8 @@ class Location:
     included_from: Location | None = None   # the .include statement, in an included file
 
     def at(self, column: int) -> Location:
-        return replace(self, column=column)
+        return Location(self.filename, self.line, column, self.text, self.origin,
+                        self.included_from)
 
     def unwind(self) -> tuple[Location, tuple[Location, ...]]:
         """The outermost invoking statement, and the expanded lines from it down to this one."""

@@ -40,6 +40,7 @@ class Insn(Item):
     operands: tuple[tuple[str, int], ...] = ()   # text and column of each operand
     rvc: bool = True
     settled: bool = False                        # size cannot change any more
+    key: tuple | None = None                     # the encoder's cache key, once settled
 
     def start(self, scope: Scope) -> None:
         """First size: final if no operand depends on an address, else the uncompressed size

@@ -61,6 +61,8 @@ class Layout:
             passes += 1
             changed = False
             for s, i, item in self._instructions():
+                if item.settled:
+                    continue
                 # shrinking can widen alignment padding and push a branch out of reach, which
                 # grows it again; after SHRINK_PASSES only growth is allowed, so the loop ends
                 size = item.resize(self.scope(s, i), shrink=passes <= SHRINK_PASSES)

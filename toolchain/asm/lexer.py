@@ -96,6 +96,9 @@ def _blank_comments(source: str) -> tuple[str, list[tuple[int, str]]]:
 
 def split_statements(line: str) -> Iterator[tuple[int, str]]:
     """``(offset, text)`` of each ``;``-separated part of a comment-free line."""
+    if ";" not in line:
+        yield 0, line
+        return
     start = 0
     i = 0
     while i < len(line):

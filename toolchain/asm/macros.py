@@ -413,17 +413,23 @@ def _expand(body: Iterable[Piece], values: dict[str, str], counter: int, origin:
     its columns read like the body's."""
     for piece in body:
         text = _substitute(piece.text, values, counter)
-        line = replace(piece.line, column=1, text=piece.line.text[:piece.offset] + text,
-                       origin=origin)
+        line = Location(piece.line.filename, piece.line.line, 1,
+                        piece.line.text[:piece.offset] + text, origin, piece.line.included_from)
         for offset, part in split_statements(text):
             yield Piece(part, line, piece.offset + offset)
 
 
+_SUBSTITUTE_STOP = re.compile(r"[\\'\"]")   # what _substitute looks at: the rest is copied
+
+
 def _substitute(text: str, values: dict[str, str], counter: int) -> str:
+    if "\\" not in text:     # substitutions all start with a backslash
+        return text
     out: list[str] = []
     start = i = 0
     in_string = False
-    while i < len(text):
+    while (stop := _SUBSTITUTE_STOP.search(text, i)) is not None:
+        i = stop.start()
         ch = text[i]
         if ch == "'" and not in_string:   # GNU as reads '\c' before expanding: kept as is
             i, _ = skip_literal(text, i)
@@ -454,6 +460,8 @@ def _substitute(text: str, values: dict[str, str], counter: int) -> str:
 
 def _bare_backslash(text: str) -> int | None:
     """Index of the first backslash outside string and character literals."""
+    if "\\" not in text:
+        return None
     i = 0
     while i < len(text):
         if text[i] in "\"'":
