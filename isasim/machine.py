@@ -10,6 +10,7 @@ or by symbol name.
 
 from __future__ import annotations
 
+import functools
 import warnings as pywarnings
 import weakref
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
 from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
-from isasim.predecode import illegal_record, link, record
+from isasim.predecode import link, word_record
 from isasim.result import RunResult
 from toolchain.disasm import disassemble
 from toolchain.program import Program
@@ -67,6 +68,21 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     from toolchain.elf import read_elf
 
     return read_elf(p, family=family)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text_of_word(family: str, word: int) -> str | None:
+    """Disassembly of an instruction word that reads the same wherever it is: None for one
+    with a pc-relative field (its target, and the symbol shown, depend on the address).  Each
+    run's profile names every instruction it ran, and trainlib's runs share their kernels."""
+    isa = load_isa(family)
+    d = isa.decode(word)
+    if d is None:
+        return f".word {word:#x}" if word & 3 == 3 else f".half {word:#06x}"
+    if any(f.kind == "pcrel" for f in d.entry.fields.values()):
+        return None
+    mnemonic, ops = disassemble(isa, d)
+    return f"{mnemonic} {ops}".strip()
 
 
 class Machine:
@@ -247,8 +263,7 @@ class Machine:
                 word |= int(self.mmap.mem16[(off >> 1) + 1]) << 16
             else:
                 truncated = True
-        d = None if truncated else self.isa.decode(word)
-        rec = record(d, self.symbol_id(addr)) if d is not None else illegal_record(word)
+        rec = word_record(self.isa.family, word, truncated, self.symbol_id(addr))
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
         self._records.append(rec)
@@ -559,9 +574,10 @@ class Machine:
                 word = int.from_bytes(self.mmap.read(addr, 4), "little")
         except KeyError:
             return ""
+        text = _text_of_word(self.isa.family, word)
+        if text is not None:
+            return text
         d = self.isa.decode(word)
-        if d is None:
-            return f".word {word:#x}" if word & 3 == 3 else f".half {word:#06x}"
         symbolize = self.program.symbolize if self.program else None
         mnemonic, ops = disassemble(self.isa, d, addr, symbolize)
         return f"{mnemonic} {ops}".strip()

@@ -7,11 +7,13 @@ operand" all read and write uniformly), the timing class, and the memory-access 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from isasim import layout as L
 from isasim.opcodes import OP_ID, engine_op
-from toolchain.table import Decoded, Entry
+from toolchain.table import Decoded, Entry, load_isa
 
 _TIMING = {name: i for i, name in enumerate(L.TIMING_CLASSES)}
 
@@ -58,6 +60,26 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
         rec[L.F_S3] = sources["rd"]
     rec[L.F_SYM] = symbol_id
     return rec
+
+
+def word_record(family: str, word: int, truncated: bool, symbol_id: int) -> np.ndarray:
+    """The record of the instruction word ``word`` (of a 4-byte word cut short by the end of
+    its region when ``truncated``: illegal).  Each distinct word is decoded once per process:
+    words recur within a program, and trainlib builds hundreds of programs of the same kernels.
+    """
+    rec, decoded = _word_record(family, word, truncated)
+    rec = rec.copy()
+    if decoded:
+        rec[L.F_SYM] = symbol_id
+    return rec
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_record(family: str, word: int, truncated: bool) -> tuple[np.ndarray, bool]:
+    d = None if truncated else load_isa(family).decode(word)
+    rec = record(d) if d is not None else illegal_record(word)
+    rec.flags.writeable = False
+    return rec, d is not None
 
 
 def _write_index(entry: Entry, field_name: str, value: int) -> int:
