@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from toolchain.registers import XREGS
+
+T = TypeVar("T")
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -50,15 +54,25 @@ class Template:
         return names
 
 
+def remember_short_texts(fn: Callable[[str], T]) -> Callable[[str], T]:
+    """``fn`` of a text, remembered for texts of up to 200 characters: the assembler meets the
+    same operand texts in every program it assembles, and those are short (a long one would
+    stay pinned in memory)."""
+    cached = functools.lru_cache(maxsize=1 << 16)(fn)
+
+    @functools.wraps(fn)
+    def call(text: str) -> T:
+        return cached(text) if len(text) <= 200 else fn(text)
+    return call
+
+
 def split_operands(text: str) -> list[str]:
     """Split at commas that are not inside parentheses or quotes; strip each part."""
     return list(_split_operands(text))
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@remember_short_texts
 def _split_operands(text: str) -> tuple[str, ...]:
-    """``split_operands``, remembered: the assembler splits the same operand texts in every
-    program it assembles (and several times in each)."""
     parts: list[str] = []
     depth = 0
     quote = ""

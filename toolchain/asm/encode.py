@@ -9,7 +9,6 @@ when it is in reach.  Operands written with ``%hi``/``%lo``/``%pcrel_*`` are nev
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from toolchain.asm.errors import SourceError
@@ -18,7 +17,7 @@ from toolchain.asm.pseudo import PSEUDOS, Part, expand, is_symbol_access
 from toolchain.fields import Field
 from toolchain.operands import OperandError, match_instruction
 from toolchain.registers import FREGS, XREGS
-from toolchain.syntax import split_memory, split_operands
+from toolchain.syntax import remember_short_texts, split_memory, split_operands
 from toolchain.table import EncodeError, Entry, Isa
 
 if TYPE_CHECKING:
@@ -37,7 +36,7 @@ _MATCHED_BYTES: dict[tuple, bytes] = {}     # (key, size): the machine code emit
 _MATCHED_MAX = 200_000
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@remember_short_texts
 def _parsed(text: str) -> Node | ExprError:
     """``parse(text)``, or the error it raised.  Trees are immutable, so all the assemblies of
     a process share them (and operands like ``a0`` or ``4(sp)`` recur in every one)."""
@@ -47,7 +46,7 @@ def _parsed(text: str) -> Node | ExprError:
         return e
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@remember_short_texts
 def _expression_in(text: str) -> Node | None:
     """The expression of an operand: all of it, or the offset of ``offset(reg)``."""
     node = _parsed(text)
@@ -58,7 +57,7 @@ def _expression_in(text: str) -> Node | None:
     return None if isinstance(node, ExprError) else node
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@remember_short_texts
 def _operand_reads(text: str) -> tuple[tuple[str, ...], Node | None] | None:
     """``(names, label)`` for an operand: the names its expression reads, and the expression
     itself when it is a lone name, ``1b``/``1f`` or ``.`` (a branch target, say).  None when it
@@ -168,10 +167,12 @@ class Encoder:
         rounding modes).  The caller keeps them only without pc-relative fields (``j 0x100``
         depends on where it is).  A statement with one operand that is a lone label: the same,
         and where the label is from the statement; kept only for a single pc-relative word
-        (a branch or jump: its words depend on that distance alone).  None otherwise, and for
-        the pseudo-instructions whose expansion depends on the pc.
+        (a branch or jump: its words depend on that distance alone).  None otherwise, for the
+        pseudo-instructions whose expansion depends on the pc, and for operands longer than
+        200 characters (not worth keeping).
         """
-        if insn.mnemonic in ("la", "lla", "call", "tail"):
+        if insn.mnemonic in ("la", "lla", "call", "tail") or any(
+                len(text) > 200 for text, _ in insn.operands):
             return None
         symbols = scope.layout.symbols
         env = []
