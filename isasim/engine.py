@@ -164,20 +164,6 @@ def park(CS, cb, t, res, slot):
     CS[U(cb + L.CS_PARK_SLOT)] = slot
 
 
-@compiled(inline=True)
-def must_park(s, horizon, policy, CL):
-    """Must a TCDM access at cycle s wait for a scheduling round, given the core's horizon?
-
-    After the horizon, always.  In the horizon's own cycle, when banks are arbitrated (another
-    requester of that cycle may win), and also without conflicts (policy none) when a DMA beat
-    falls in that cycle: a round performs the beat before the cycle's core accesses, as it does
-    under the other policies, so the value a load reads does not depend on the policy.
-    """
-    if s != horizon:
-        return s > horizon
-    return policy != L.POLICY_NONE or (CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] == s)
-
-
 @compiled
 def read_word(regions, mem8, mem16, mem32, addr):
     off, kind = translate(regions, addr, 4)
@@ -714,8 +700,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
                 if ti < horizon:
                     horizon = ti
-        if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] < horizon:
-            horizon = CL[U(D.DMA_NEXT_T)]
+        if CL[U(D.DMA_COUNT)] > 0:
+            # with no conflicts (policy none) an access in the horizon's own cycle goes ahead;
+            # a DMA beat in that cycle must not be overtaken (the round performs the beat
+            # before the cycle's core accesses under every policy): stop one cycle short of it
+            dh = CL[U(D.DMA_NEXT_T)] - (1 if policy == L.POLICY_NONE else 0)
+            if dh < horizon:
+                horizon = dh
         after_round = False
 
         # ---- run core c until it parks, sleeps, stops or needs Python ----
@@ -836,7 +827,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     trap = (L.CAUSE_LOAD_MISALIGNED if kind == L.MEM_LOAD
                             else L.CAUSE_STORE_MISALIGNED)
                     tval = ea
-                elif granted == 0 and must_park(s, horizon, policy, CL):
+                elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
                     park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
                     break
                 else:
@@ -854,7 +845,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 CL[U(L.L_BANK_RR + bank)] = c + 1
                             granted = 0
                             bank = (bank + 1) & nbanks_mask
-                            if must_park(s, horizon, policy, CL):
+                            if s > horizon or (s == horizon and policy != L.POLICY_NONE):
                                 t = s
                                 park(CS, cb, s, bank, slot)
                                 CS[U(cb + L.CS_SECOND_HALF)] = 1
