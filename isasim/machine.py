@@ -79,7 +79,7 @@ def _text_of_word(family: str, word: int) -> str | None:
     d = isa.decode(word)
     if d is None:
         return f".word {word:#x}" if word & 3 == 3 else f".half {word:#06x}"
-    if any(f.kind == "pcrel" for f in d.entry.fields.values()):
+    if d.entry.pc_relative:
         return None
     mnemonic, ops = disassemble(isa, d)
     return f"{mnemonic} {ops}".strip()

@@ -104,6 +104,12 @@ class Entry:
     def __hash__(self) -> int:
         return id(self)
 
+    @property
+    def pc_relative(self) -> bool:
+        """Whether a field is relative to the instruction's address (a branch or jump target):
+        its encoding, and its disassembly, then depend on where it is."""
+        return any(f.kind == "pcrel" for f in self.fields.values())
+
     def matches(self, word: int) -> bool:
         if word & self.mask != self.match:
             return False

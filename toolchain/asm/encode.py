@@ -149,9 +149,9 @@ class Encoder:
         words = _MATCHED.get(key) if key is not None else None
         if words is None:
             words = self._match(insn, scope)
-            relative = key is not None and key[-1] is not None
-            if key is not None and (
-                    all(_pc_relative(w) for w in words) and len(words) == 1 if relative
+            if key is None:
+                return words
+            if (len(words) == 1 and _pc_relative(words[0]) if key[-1] is not None
                     else not any(_pc_relative(w) for w in words)):
                 if len(_MATCHED) >= _MATCHED_MAX:
                     _MATCHED.clear()
@@ -182,6 +182,7 @@ class Encoder:
             if reads is None:
                 return None
             names, label = reads
+            at_address = isinstance(label, Dot | LocalRef)
             for name in names:
                 if name in symbols.labels or name in symbols.versions or name in symbols.weak:
                     if not scope.is_address(name):
@@ -189,17 +190,17 @@ class Encoder:
                             env.append((name, scope.symbol(name)))
                         except ExprError:
                             return None
-                    elif label is None or relative is not None:
-                        return None
+                    elif label is None:
+                        return None        # an address inside a larger expression
                     else:
-                        label = Dot()     # marks the address operand: measured below
-            if isinstance(label, Dot | LocalRef) and relative is None:
+                        at_address = True
+            if at_address:
+                if relative is not None:
+                    return None            # a second operand at an address
                 try:
                     relative = (i, evaluate(_expression_in(text), scope) - scope.pc)
                 except ExprError:
                     return None
-            elif isinstance(label, Dot | LocalRef):
-                return None
         return (self.isa.family, insn.mnemonic, tuple(t for t, _ in insn.operands), insn.rvc,
                 tuple(env), relative)
 
@@ -254,11 +255,11 @@ class Encoder:
             dependent |= d
         if reloc:
             return False
-        return not dependent or any(f.kind == "pcrel" for f in entry.fields.values())
+        return not dependent or entry.pc_relative
 
 
 def _pc_relative(word: tuple[Word, Word | None]) -> bool:
-    return any(f.kind == "pcrel" for w in word if w is not None for f in w[0].fields.values())
+    return any(w is not None and w[0].pc_relative for w in word)
 
 
 def _column(insn: Insn, index: int | None) -> int | None:
