@@ -268,7 +268,7 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
         val = load(mem8, mem16, mem32, off, lsz, signed)
     else:
         store(mem8, mem16, mem32, off, lsz, bv)
-        invalidate_code(pcmap, CL, off, 1 << lsz)
+        stored_in_text(pcmap, CL, off, 1 << lsz)
         if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
             ev = L.EV_TOHOST
     if rk == L.RK_L2:
@@ -285,7 +285,7 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
 
 
 @compiled(inline=True)
-def invalidate_code(pcmap, CL, off, size):
+def stored_in_text(pcmap, CL, off, size):
     """A store over decoded instructions makes the new words visible (what fence.i promises).
 
     Returns True when it did; from then on the loop stops following instruction links (a link
@@ -302,6 +302,12 @@ def invalidate_code(pcmap, CL, off, size):
         CL[U(L.L_TEXT_DIRTY)] = 1
         return True
     return False
+
+
+@compiled(inline=True)
+def stored_in_tohost(tohost, ea):
+    """Did a store at ``ea`` write the HTIF ``tohost`` location (-1: the program has none)?"""
+    return tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -595,9 +601,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         if regions[U(i * L.RGW + L.RG_KIND)] == L.RK_TCDM:
             tcdm_off = regions[U(i * L.RGW + L.RG_OFF)]
     nbanks_mask = CFG[U(L.K_NBANKS)] - 1
-    load_lat = CFG[U(L.K_LOAD_LAT)]
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
+    load_rl = ((1 + CFG[U(L.K_LOAD_LAT)]) << L.RDY_SHIFT) | L.C_LOAD_USE
     # result latency and stall reason per timing class, packed like the scoreboard entries
     for i in range(len(L.TIMING_CLASSES)):
         CL[U(L.L_LATWHY + i)] = (1 << L.RDY_SHIFT) | L.C_LOAD_USE
@@ -797,7 +803,38 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             rl = CL[U(L.L_LATWHY + cls)]
             trap = -1
 
+            # the common access, an aligned word at rs1 + imm in the TCDM, has a short path
+            word_tcdm = False
             if op == O.OP_MEM:
+                shape = code[U(k + L.F_MEM)] & ~L.MEM_SIGNED
+                if shape == L.MEM_WORD_LOAD or shape == L.MEM_WORD_STORE:
+                    ea = (a + imm) & M32
+                    dd = ea - tcdm_base
+                    if ea & 3 == 0 and 0 <= dd and dd + 4 <= tcdm_size:
+                        # ---------------- lw, flw, sw, fsw of a TCDM word ----------------
+                        word_tcdm = True
+                        if granted == 0 and (s > horizon
+                                             or (s == horizon and policy != L.POLICY_NONE)):
+                            park(CS, cb, s, (ea >> 2) & nbanks_mask, slot)
+                            break
+                        if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
+                            CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
+                        granted = 0
+                        off = tcdm_off + dd
+                        if shape == L.MEM_WORD_LOAD:
+                            res = np.int64(mem32[U(off >> 2)])
+                            rl = load_rl
+                        else:
+                            mem32[U(off >> 2)] = bv & M32
+                            if stored_in_text(pcmap, CL, off, 4):
+                                links_ok = False
+                            if stored_in_tohost(tohost, ea):
+                                ev = L.EV_TOHOST
+                                tval = ea
+                            wd = L.R_SINK
+            if word_tcdm:
+                pass    # performed above
+            elif op == O.OP_MEM:
                 # ---------------- loads and stores ----------------
                 mem = code[U(k + L.F_MEM)]
                 kind = mem & L.MEM_KIND_MASK
@@ -863,9 +900,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 mem32[U(off >> 2)] = bv & M32
                             else:
                                 store(mem8, mem16, mem32, off, lsz, bv)
-                            if invalidate_code(pcmap, CL, off, size):
+                            if stored_in_text(pcmap, CL, off, size):
                                 links_ok = False
-                            if tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4):
+                            if stored_in_tohost(tohost, ea):
                                 ev = L.EV_TOHOST
                                 tval = ea
                     else:
@@ -912,7 +949,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if wd2 == wd and wd != L.R_SINK:
                                 CS[U(cb + L.CS_WARN)] |= L.WARN_POSTINC_RD_EQ_RS1
                         if kind == L.MEM_LOAD:
-                            rl = ((1 + pen + load_lat) << L.RDY_SHIFT) | L.C_LOAD_USE
+                            rl = load_rl + (pen << L.RDY_SHIFT)
                         else:
                             wd = L.R_SINK
             elif op <= O.OP_AND:
@@ -1056,13 +1093,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S
                                                             else 0x80000000)
                         if sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z):
-                            px = sf.fast_to_f64(x)
-                            zz = sf.fast_to_f64(z)
+                            px = sf.widen_f32(x)
+                            zz = sf.widen_f32(z)
                             if op == O.OP_FNMSUB_S or op == O.OP_FNMADD_S:
                                 px = -px
                             if op == O.OP_FMSUB_S or op == O.OP_FNMADD_S or op == O.OP_FSUB_S:
                                 zz = -zz
-                            done, res, fl = sf.fma_fast_rne(px, sf.fast_to_f64(y), zz)
+                            done, res, fl = sf.fma_fast_rne(px, sf.widen_f32(y), zz)
                             if done and fl != 0:
                                 CS[U(cb + L.CS_FFLAGS)] |= fl
                     if not done:

@@ -43,6 +43,9 @@ MEM_SIGNED = 1 << 4
 MEM_AMODE_SHIFT = 5      # 0: rs1 + imm, 1: rs1 (post-increment), 2: rs1 + register (S2 / S3)
 MEM_INC_SHIFT = 7        # 0: none, 1: + imm, 2: + register
 AMODE_IMM, AMODE_BASE, AMODE_REG = 0, 1, 2
+# the two shapes of the engine's short path: a word at rs1 + imm, no increment (MEM_SIGNED aside)
+MEM_WORD_LOAD = MEM_LOAD | (2 << MEM_SIZE_SHIFT)
+MEM_WORD_STORE = MEM_STORE | (2 << MEM_SIZE_SHIFT)
 INC_NONE, INC_IMM, INC_REG = 0, 1, 2
 
 # ---- timing classes (same names as the table's `timing`) -----------------------------------------

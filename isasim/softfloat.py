@@ -120,11 +120,11 @@ def _rne_to_f32(typingctx, value):
 
 
 @intrinsic
-def _widen_f32(typingctx, bits):
+def widen_f32(typingctx, bits):
     """float64 value of the binary32 pattern in the low 32 bits (bitcast, then host widening).
 
-    Exact for every normal binary32; only called for those, since a host in denormals-are-zero
-    mode would read a subnormal input as zero.
+    Exact for every binary32 but a subnormal one, which a host in denormals-are-zero mode would
+    read as zero: callers keep subnormals away from it.
     """
     if not isinstance(bits, types.Integer):
         return None
@@ -166,7 +166,7 @@ def _finite_to_f64(a: int) -> float:
     if (a & _EXP) == 0:
         v = float(a & _FRAC) * _TWO_M149
         return -v if a & _SIGN else v
-    return _widen_f32(a)
+    return widen_f32(a)
 
 
 @njit(cache=True)
@@ -557,19 +557,13 @@ _FAST_MAX = 2.0**128 - 2.0**103       # RNE overflow threshold (see _RNE_OVERFLO
 
 @njit(cache=True, inline="always")
 def fast_operand(x: int) -> bool:
-    """True for the operands the fast path takes: normal numbers and zeros."""
-    e = x & _EXP
-    return (e != 0 and e != _EXP) or (x & 0x7FFFFFFF) == 0
+    """False for a subnormal binary32 pattern, the one operand the fast path leaves out.
 
-
-@njit(cache=True, inline="always")
-def fast_to_f64(x: int) -> float:
-    """float64 value of a normal or zero binary32 pattern (rebias the exponent by 896)."""
-    m = x & 0x7FFFFFFF
-    hi = (x & _SIGN) << 32
-    if m == 0:
-        return _f64_from_bits(hi)
-    return _f64_from_bits(hi | ((m + (896 << 23)) << 29))
+    A NaN or infinite operand needs no test: the fused result is then not finite, and
+    fma_fast_rne declines it.  A subnormal one does: the host widens it exactly only when it
+    does not treat denormals as zero, a mode that a library loaded into the process may set.
+    """
+    return ((x & 0x7FFFFFFF) - 1) & 0xFFFFFFFF >= 0x7FFFFF
 
 
 @njit(cache=True, inline="always")
@@ -579,6 +573,7 @@ def fma_fast_rne(p_a: float, p_b: float, z: float) -> tuple[bool, int, int]:
     The same method as f32_fma (exact product, TwoSum, round to odd, one host conversion),
     inlined into the caller for the common case only: ok is False when the result is not a
     normal binary32 or zero, or would overflow, and the caller then takes the general functions.
+    That includes every NaN or infinite input: the host's sum is then NaN or infinite.
     An exact zero gets the sign IEEE 754 gives it under RNE, which is the host's own sum's sign.
     """
     p = p_a * p_b
