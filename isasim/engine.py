@@ -21,18 +21,18 @@ profile and, when tracing, to the event log.  Their sum equals the core's cycle 
 construction, and a test checks it on every run.
 
 Why the loop looks the way it does.  Only the common instructions (RV32I, TCDM loads and stores,
-branches, ``mul``, the RNE fast path of the FP add/multiply family) are executed inline; the rest
-goes to out-of-line functions (``exec_scalar``, ``exec_system``, ``exec_mem_slow``).  Measured
-here, keeping those bodies out of the loop made the integer path 2.7x faster: a smaller loop
-keeps its hot values in registers.  The scheduler, on the other hand, is inlined: numba passes
-each array argument of a call as seven machine words, so calling it cost a hundred stack pushes
-per scheduling round.  Each instruction record links to the slots of its fall-through and branch
-target (``F_NEXT``, ``F_TGT``); following them spares the pc-map lookup, a dependent load on
-every instruction's critical path, until a store into the text makes the loop stop trusting
-them.  Arrays are indexed with ``U(...)`` so numba drops its negative-index fix-up.  Rare work
-(CSR accesses, ecall, ebreak, faults, undecoded words, the HTIF ``tohost`` location, a full
-trace buffer) leaves the loop with an event code; ``isasim.machine`` handles it in Python and
-calls the loop again, which resumes where it stopped.
+with a short path for aligned words at rs1 + imm, branches, ``mul``, the RNE fast path of the FP
+add/multiply family) are executed inline; the rest goes to out-of-line functions (``exec_scalar``,
+``exec_system``, ``exec_mem_slow``).  Measured here, keeping those bodies out of the loop made the
+integer path 2.7x faster: a smaller loop keeps its hot values in registers.  The scheduler, on the
+other hand, is inlined: numba passes each array argument of a call as seven machine words, so
+calling it cost a hundred stack pushes per scheduling round.  Each instruction record links to the
+slots of its fall-through and branch target (``F_NEXT``, ``F_TGT``); following them spares the
+pc-map lookup, a dependent load on every instruction's critical path, until a store into the text
+makes the loop stop trusting them.  Arrays are indexed with ``U(...)`` so numba drops its
+negative-index fix-up.  Rare work (CSR accesses, ecall, ebreak, faults, undecoded words, the HTIF
+``tohost`` location, a full trace buffer) leaves the loop with an event code; ``isasim.machine``
+handles it in Python and calls the loop again, which resumes where it stopped.
 """
 
 from __future__ import annotations
