@@ -41,8 +41,7 @@ OP_ITERATIONS = 20_000  # about a million simulated instructions
 
 def op_loop(statement: str) -> str:
     """A single-core program running ``statement`` OP_REPEAT x OP_ITERATIONS times."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from engine import EXIT
+    from engine import EXIT  # bench/ is on the path (see child)
 
     body = "\n".join(f"    {statement}" for _ in range(OP_REPEAT))
     return f"""
