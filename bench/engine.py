@@ -8,8 +8,11 @@ Workloads (plain RV32IM/RV32IMF code, so the reference simulators run the very s
   (c) matmul x8 - the same kernel with the rows split over 8 cores (isasim only: the references
                   model no cluster), with the full timing model, once per conflict policy.
 MIPS = simulated instructions / host seconds (best of several runs, the program already loaded).
-For the references the instruction count is isasim's (identical programs take identical paths).
-The numba first-compile cost (cold cache) and the cache-load cost are measured in subprocesses.
+isasim runs twice: interpreted (the default) and with ``translate=True`` (isasim.translate:
+straight-line code compiled per program, same results).  For the references the instruction
+count is isasim's (identical programs take identical paths).  The numba first-compile cost (cold
+cache), the cache-load cost and the translation of the 8-core matmul with a cold cache are
+measured in subprocesses.
 
     python bench/engine.py [--quick]
 """
@@ -166,13 +169,14 @@ def matmul(cores: int) -> str:
     """)
 
 
-def isasim_mips(source: str, cores: int, policy: str, repeats: int,
-                data: bool) -> tuple[int, float]:
+def isasim_mips(source: str, cores: int, policy: str, repeats: int, data: bool,
+                translate: bool = False) -> tuple[int, float]:
     program = assemble(source, family="xpulpv2")
     best = float("inf")
     n = 0
-    for _ in range(repeats + 1):   # the first run pays the numba cache load
-        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256)
+    for _ in range(repeats + 1):   # the first run pays the numba cache load (and translation)
+        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256,
+                    translate=translate)
         m.load(program)
         if data:
             rng = np.random.default_rng(0)
@@ -242,6 +246,21 @@ def compile_costs() -> tuple[float, float]:
     return cold, warm
 
 
+def translation_cost() -> float:
+    """Seconds to translate the 8-core matmul with an empty translation cache (numba's cache of
+    the engine warm): what a new program costs once with ``translate=True``."""
+    script = ("import sys, time; sys.path.insert(0, sys.argv[1]); from engine import matmul; "
+              "from isasim.machine import Machine; from toolchain.asm import assemble; "
+              "p = assemble(matmul(8), family='xpulpv2'); "
+              "Machine('pulp-open', cores=8).load(p); t = time.perf_counter(); "
+              "Machine('pulp-open', cores=8, translate=True).load(p); "
+              "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, ISASIM_TRANSLATE_CACHE=cache)
+        return float(subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
+                                    env=env, check=True, capture_output=True, text=True).stdout)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller workloads, fewer repeats")
@@ -251,7 +270,8 @@ def main() -> None:
     loop_iters = 200_000 if args.quick else 2_000_000
     console = Console()
     table = Table(title="simulated MIPS (higher is better)")
-    for col in ("workload", "instructions", "isasim", "Unicorn", "Spike", "isasim cycles"):
+    for col in ("workload", "instructions", "isasim", "translated", "Unicorn", "Spike",
+                "isasim cycles"):
         table.add_column(col, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
         rows = [("(a) int loop, 1 core", int_loop(loop_iters, '.section .l1, "aw"'), 1,
@@ -261,18 +281,20 @@ def main() -> None:
                 ("(b) fp32 matmul, 1 core", matmul(1), 1, "round_robin", True, True)]
         for label, src, cores, pol, data, refs in rows:
             n, dt = isasim_mips(src, cores, pol, reps, data)
+            _, dtx = isasim_mips(src, cores, pol, reps, data, translate=True)
             u = unicorn_seconds(src, reps) if refs else None
             s = spike_seconds(src, reps, Path(tmp)) if refs else None
-            table.add_row(label, f"{n:,}", f"{n / dt / 1e6:.1f}",
+            table.add_row(label, f"{n:,}", f"{n / dt / 1e6:.1f}", f"{n / dtx / 1e6:.1f}",
                           f"{n / u / 1e6:.0f}" if u else "-",
                           f"{n / s / 1e6:.0f}" if s else "not installed", "")
         for pol in ("round_robin", "fifo", "none"):
             n, dt = isasim_mips(matmul(8), 8, pol, reps, True)
+            _, dtx = isasim_mips(matmul(8), 8, pol, reps, True, translate=True)
             m = Machine("pulp-open", cores=8, conflict_policy=pol, stack_size=256)
             m.load(assemble(matmul(8), family="xpulpv2"))
             cyc = m.run().total_cycles
             table.add_row(f"(c) fp32 matmul, 8 cores, {pol}", f"{n:,}", f"{n / dt / 1e6:.1f}",
-                          "-", "-", f"{cyc:,}")
+                          f"{n / dtx / 1e6:.1f}", "-", "-", f"{cyc:,}")
     console.print(table)
     console.print("Spike times include its start-up (~45 ms); Unicorn runs in-process with no "
                   "hooks and no timing model; isasim runs with the full cluster timing model.")
@@ -280,6 +302,8 @@ def main() -> None:
         cold, warm = compile_costs()
         console.print(f"numba: first run with a cold cache {cold:.1f} s (compiles the engine), "
                       f"with the cache {warm:.1f} s (process start-up included)")
+        console.print(f"translating the 8-core matmul, cold translation cache: "
+                      f"{translation_cost():.1f} s once (then loaded from the cache)")
 
 
 if __name__ == "__main__":

@@ -43,13 +43,20 @@ from numba import types
 from numba.extending import intrinsic
 
 from isasim import devices as D
+from isasim import jitcache
 from isasim import layout as L
 from isasim import opcodes as O
-from isasim import softfloat as sf
 from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import load, store, translate
-from isasim.semantics import fp_exec, fp_needs_rm, muldiv_exec, xpulp_exec
+from isasim.semantics import (
+    alu_result,
+    branch_taken,
+    exec_scalar,
+    fma_family_fast,
+    fp_needs_rm,
+)
+from isasim.translate import EXIT_FIELDS, EXIT_PARKED, call_translated
 
 M32 = 0xFFFFFFFF
 BIG = 1 << 62
@@ -111,21 +118,6 @@ def charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, cat, start, n):
 # ---------------------------------------------------------------------------------------------
 # out-of-line instruction execution
 # ---------------------------------------------------------------------------------------------
-@compiled
-def exec_scalar(op, a, b, c, imm, imm2, rm):
-    """RV32M (but mul), Xpulp ALU and the general RV32F path: ``(result, fflags, extra)``.
-
-    ``extra`` is the structural stall of mulh (-1: use the configured cycles) and div/rem.
-    """
-    if op >= O.OP_MUL and op <= O.OP_REMU:
-        res, extra = muldiv_exec(op, a, b)
-        return res, 0, extra
-    if op >= O.OP_FMADD_S and op <= O.OP_FMV_W_X:
-        res, fl = fp_exec(op, a, b, c, rm)
-        return res, fl, 0
-    return xpulp_exec(op, a, b, c, imm, imm2), 0, 0
-
-
 @compiled
 def trap_entry(CS, cb, pc, cause, tval):
     """Enter the machine-mode trap handler; -1 when the program installed none (mtvec = 0)."""
@@ -583,8 +575,12 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
 # ---------------------------------------------------------------------------------------------
 @compiled
 def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL, OUT, TR,
-        max_cycles):
-    """Run the cluster until every core stopped, ``max_cycles`` passed, or Python is needed."""
+        max_cycles, translated, exits):
+    """Run the cluster until every core stopped, ``max_cycles`` passed, or Python is needed.
+
+    ``translated`` is the address of the program's translated code and ``exits`` its exit table
+    (see ``isasim.translate``), or both None: numba then compiles a version of the loop without
+    the calls (their mere presence costs the interpreted path about 6 %)."""
     ncores = CFG[U(L.K_NCORES)]
     cap = PCS.size // (ncores * L.NPS)
     multi = ncores > 1
@@ -601,6 +597,15 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         if regions[U(i * L.RGW + L.RG_KIND)] == L.RK_TCDM:
             tcdm_off = regions[U(i * L.RGW + L.RG_OFF)]
     nbanks_mask = CFG[U(L.K_NBANKS)] - 1
+    if translated is not None:
+        # where the translated code finds the arrays (see isasim.translate)
+        CL[U(L.L_TX_ARRAYS)] = R.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 1)] = RDY.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 2)] = CS.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 3)] = CAT.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 4)] = PCS.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 5)] = CFG.ctypes.data
+        CL[U(L.L_TX_ARRAYS + 6)] = mem32.ctypes.data + tcdm_off
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
     load_rl = ((1 + CFG[U(L.K_LOAD_LAT)]) << L.RDY_SHIFT) | L.C_LOAD_USE
@@ -759,6 +764,21 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     ev = L.EV_DECODE
                     break
             k = slot * L.NF
+            # (translated code does not write the event log)
+            if translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0:
+                e = call_translated(translated, code[U(k + L.F_TX)], c, t, max_cycles, pb,
+                                    granted, horizon, instret, CL.ctypes.data) * EXIT_FIELDS
+                t = CS[U(cb + L.CS_T)]
+                if CL[U(L.L_TX_RETIRED)] > 0 or exits[U(e + 3)] == EXIT_PARKED:
+                    # translated code retired instructions up to an exit: go on from there
+                    instret += CL[U(L.L_TX_RETIRED)]
+                    pc = exits[U(e)]
+                    link = exits[U(e + 1)]
+                    granted = 0
+                    if exits[U(e + 3)] == EXIT_PARKED:
+                        park(CS, cb, t, CS[U(cb + L.CS_PARK_RES)], link)
+                        break
+                    continue
             op = code[U(k + L.F_OP)]
             nlink = code[U(k + L.F_NEXT)]
             wd = code[U(k + L.F_WD)]
@@ -956,33 +976,15 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             wd = L.R_SINK
             elif op <= O.OP_AND:
                 # ---------------- RV32I ----------------
-                if op == O.OP_ADDI:
-                    res = (a + imm) & M32
-                elif op == O.OP_ADD:
-                    res = (a + bv) & M32
-                elif op >= O.OP_BEQ and op <= O.OP_BGEU:
-                    if op == O.OP_BEQ:
-                        taken = a == bv
-                    elif op == O.OP_BNE:
-                        taken = a != bv
-                    elif op == O.OP_BLT:
-                        taken = (a ^ 0x80000000) < (bv ^ 0x80000000)
-                    elif op == O.OP_BGE:
-                        taken = (a ^ 0x80000000) >= (bv ^ 0x80000000)
-                    elif op == O.OP_BLTU:
-                        taken = a < bv
-                    else:
-                        taken = a >= bv
-                    if taken:
+                if op >= O.OP_ADDI:
+                    res = alu_result(op, a, bv, imm, pc)
+                elif op >= O.OP_BEQ:
+                    if branch_taken(op, a, bv):
                         npc = (pc + imm) & M32
                         nlink = code[U(k + L.F_TGT)]
                         pen = branch_pen
                         pcat = L.C_BRANCH
                         CS[U(cb + L.CS_TAKEN)] += 1
-                elif op == O.OP_LUI:
-                    res = imm & M32
-                elif op == O.OP_AUIPC:
-                    res = (pc + imm) & M32
                 elif op == O.OP_JAL:
                     res = npc
                     npc = (pc + imm) & M32
@@ -999,47 +1001,15 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         pen += CFG[U(L.K_JALR_DEP)]
                         CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
                     pcat = L.C_JUMP
-                elif op == O.OP_SLLI:
-                    res = (a << (imm & 31)) & M32
-                elif op == O.OP_SRLI:
-                    res = a >> (imm & 31)
-                elif op == O.OP_SRAI:
-                    res = (((a ^ 0x80000000) - 0x80000000) >> (imm & 31)) & M32
-                elif op == O.OP_ANDI:
-                    res = a & imm & M32
-                elif op == O.OP_ORI:
-                    res = (a | imm) & M32
-                elif op == O.OP_XORI:
-                    res = (a ^ imm) & M32
-                elif op == O.OP_SLTI:
-                    res = 1 if (a ^ 0x80000000) - 0x80000000 < imm else 0
-                elif op == O.OP_SLTIU:
-                    res = 1 if a < (imm & M32) else 0
-                elif op == O.OP_SUB:
-                    res = (a - bv) & M32
-                elif op == O.OP_SLL:
-                    res = (a << (bv & 31)) & M32
-                elif op == O.OP_SRL:
-                    res = a >> (bv & 31)
-                elif op == O.OP_SRA:
-                    res = (((a ^ 0x80000000) - 0x80000000) >> (bv & 31)) & M32
-                elif op == O.OP_AND:
-                    res = a & bv
-                elif op == O.OP_OR:
-                    res = a | bv
-                elif op == O.OP_XOR:
-                    res = a ^ bv
-                elif op == O.OP_SLT:
-                    res = 1 if (a ^ 0x80000000) < (bv ^ 0x80000000) else 0
-                elif op == O.OP_SLTU:
-                    res = 1 if a < bv else 0
-                else:
+                elif op == O.OP_ILLEGAL:
                     trap = L.CAUSE_ILLEGAL
                     tval = code[U(k + L.F_WORD)] & M32
+                else:
+                    res = alu_result(op, a, bv, imm, pc)    # lui, auipc
             elif op == O.OP_MUL:
-                res = (((a ^ 0x80000000) - 0x80000000) * ((bv ^ 0x80000000) - 0x80000000)) & M32
+                res = alu_result(op, a, bv, imm, pc)
             elif op == O.OP_BEQIMM or op == O.OP_BNEIMM:
-                if (a == (code[U(k + L.F_IMM2)] & M32)) == (op == O.OP_BEQIMM):
+                if branch_taken(op, a, code[U(k + L.F_IMM2)] & M32):
                     npc = (pc + imm) & M32
                     nlink = code[U(k + L.F_TGT)]
                     pen = branch_pen
@@ -1088,22 +1058,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 if trap < 0:
                     done = False
                     if rm == 0 and op >= O.OP_FMADD_S and op <= O.OP_FMUL_S:
-                        # RNE fast path of the add / multiply / fused multiply-add family
-                        x = a
-                        y = bv if op != O.OP_FADD_S and op != O.OP_FSUB_S else 0x3F800000
-                        # a plain product adds -0 (x + -0 = x for every x, including -0)
-                        z = cv if op <= O.OP_FNMADD_S else (bv if op != O.OP_FMUL_S
-                                                            else 0x80000000)
-                        if sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z):
-                            px = sf.widen_f32(x)
-                            zz = sf.widen_f32(z)
-                            if op == O.OP_FNMSUB_S or op == O.OP_FNMADD_S:
-                                px = -px
-                            if op == O.OP_FMSUB_S or op == O.OP_FNMADD_S or op == O.OP_FSUB_S:
-                                zz = -zz
-                            done, res, fl = sf.fma_fast_rne(px, sf.widen_f32(y), zz)
-                            if done and fl != 0:
-                                CS[U(cb + L.CS_FFLAGS)] |= fl
+                        done, res, fl = fma_family_fast(op, a, bv, cv)
+                        if done and fl != 0:
+                            CS[U(cb + L.CS_FFLAGS)] |= fl
                     if not done:
                         res, fl, extra = exec_scalar(op, a, bv, cv, imm,
                                                      np.int64(code[U(k + L.F_IMM2)]), rm)
@@ -1195,7 +1152,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 break
 
 
-def _ensure_fresh_cache() -> None:
+def dependencies() -> list:
+    """The modules whose code the loop compiles in (a change to any must recompile it)."""
     from isasim import (
         devices,
         engine,
@@ -1205,11 +1163,12 @@ def _ensure_fresh_cache() -> None:
         opcodes,
         semantics,
         softfloat,
+        translate,
         xpulp_alu,
     )
 
-    jitcache.ensure_fresh([engine, devices, jitcache, layout, memory, opcodes, semantics, softfloat,
-                           xpulp_alu])
+    return [engine, devices, jitcache, layout, memory, opcodes, semantics, softfloat, translate,
+            xpulp_alu]
 
 
-_ensure_fresh_cache()
+jitcache.ensure_fresh(dependencies())

@@ -36,7 +36,8 @@ def compiled(func=None, *, inline: bool = False):
     return njit(**options) if func is None else njit(**options)(func)
 
 
-def _fingerprint(modules: list[ModuleType]) -> str:
+def fingerprint(modules: list[ModuleType]) -> str:
+    """A hash of the modules' sources."""
     h = hashlib.sha256()
     for m in sorted(modules, key=lambda m: m.__name__):
         h.update(m.__name__.encode())
@@ -56,7 +57,7 @@ def ensure_fresh(modules: list[ModuleType]) -> None:
         return
     cache_dir = Path(dispatchers[0]._cache.cache_path)
     stamp = cache_dir / STAMP
-    want = _fingerprint(modules)
+    want = fingerprint(modules)
     try:
         if stamp.read_text() == want:
             return

@@ -31,7 +31,8 @@ F_WORD = 13   # the instruction word (mtval for illegal instructions)
 F_NEXT = 14   # slot of the instruction at pc + length (-1: not decoded, other region)
 F_TGT = 15    # slot of a branch's or jal's target pc + imm (-1: none, not decoded, other region)
 F_SYM = 16    # id of the symbol (function) the instruction belongs to, for traces
-NF = 17
+F_TX = 17     # id of the translated run starting here (-1: none; isasim.translate)
+NF = 18
 
 # F_MEM bit fields: kind (1 load, 2 store) | log2(size) << 2 | signed << 4 | address mode << 5
 #                   | post-increment source << 7
@@ -136,6 +137,11 @@ L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
 L_LATWHY = 3648         # per timing class: result latency << RDY_SHIFT | stall category
+# for translated code: the host addresses of R, RDY, CS, CAT, PCS, CFG and the TCDM's first word;
+# the number of instructions a call retired; the call's core, cycle limit, profile base, horizon
+L_TX_ARRAYS = 3680
+L_TX_RETIRED = 3687
+L_TX_CALL = 3688
 # per core, a ring of the last 16 runs of sequential execution, each (start pc, instret of its
 # first instruction): a record at every control transfer (CS_RUNS counts them) lets a fault
 # report rebuild the core's last instructions without a store per instruction

@@ -11,6 +11,7 @@ or by symbol name.
 from __future__ import annotations
 
 import functools
+import os
 import warnings as pywarnings
 import weakref
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ import numpy as np
 from isasim import devices as D
 from isasim import engine
 from isasim import layout as L
+from isasim import translate as TX
 from isasim.config import ClusterConfig, load_config
 from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
@@ -43,11 +45,13 @@ OUT_BUFFER = 1 << 16
 # decoding.  Keyed by id(program) plus the memory layout; entries die with their Program.
 _PREDECODE: dict[int, dict[tuple, tuple[np.ndarray, list[int], np.ndarray]]] = {}
 _DISASM: dict[int, dict[int, str]] = {}
+_TRANSLATED: dict[int, dict[tuple, TX.Translation]] = {}
 
 
 def _forget(key: int) -> None:
     _PREDECODE.pop(key, None)
     _DISASM.pop(key, None)
+    _TRANSLATED.pop(key, None)
 
 
 class LoadError(ValueError):
@@ -88,12 +92,19 @@ def _text_of_word(family: str, word: int) -> str | None:
 class Machine:
     """One simulated cluster.  See the module docstring."""
 
-    def __init__(self, config: ClusterConfig | str | Path | None = None, **overrides) -> None:
+    def __init__(self, config: ClusterConfig | str | Path | None = None,
+                 translate: bool | None = None, **overrides) -> None:
+        """``translate``: compile the program's straight-line private code to machine code
+        (``isasim.translate``; same results, faster, a compile per new program); default from
+        ``$ISASIM_TRANSLATE`` (``1``: on), else off."""
         cfg = config if isinstance(config, ClusterConfig) else load_config(config)
         if overrides:
             cfg = cfg.replace(**overrides)
         cfg.validate()
         self.config = cfg
+        if translate is None:
+            translate = os.environ.get("ISASIM_TRANSLATE", "") == "1"
+        self.translate = translate
         self.program: Program | None = None
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
 
@@ -167,6 +178,9 @@ class Machine:
             _PREDECODE.setdefault(id(program), {})[layout] = (self.code.copy(),
                                                               list(self.slot_pc), halfwords)
         self._disasm = _DISASM.setdefault(id(program), {})
+        self._translated = self._exits = None     # see engine.run
+        if self.translate:
+            self._apply_translation(program, layout)
         # per-core state
         self.R = np.zeros(n * L.RS, dtype=np.int64)
         self.RDY = np.zeros(n * L.RS, dtype=np.int64)
@@ -251,6 +265,30 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     # predecoding
     # ------------------------------------------------------------------------------------------
+    def _apply_translation(self, program: Program, layout: tuple) -> None:
+        """Mark the slots translated code is entered at (``F_TX``) and keep its address."""
+        key = (layout, self.config.fpu_sharing != "private")
+        tx = _TRANSLATED.get(id(program), {}).get(key)
+        if tx is None:
+            code = self.code.reshape(-1, L.NF)
+            entry = self.mmap.offset_of(program.entry, 2) if self.mmap.region_of(
+                program.entry, 2) else -1
+            entries = [int(self.pcmap[entry >> 1])] if entry >= 0 else []
+            try:
+                tx = TX.translate(code, self.slot_pc, entries, key[1],
+                                  lambda s: self.disassemble_at(self.slot_pc[s]))
+            except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
+                pywarnings.warn(f"isasim: translation failed, the program is interpreted ({e})",
+                                stacklevel=2)
+                return
+            _TRANSLATED.setdefault(id(program), {})[key] = tx
+        code = self.code.reshape(-1, L.NF)
+        for slot, entry in tx.entry_of_slot.items():
+            code[slot, L.F_TX] = entry
+        if tx.address:
+            self._translated = tx.address
+            self._exits = tx.exits
+
     def _decode_at(self, addr: int, grow: bool = True) -> int:
         region = self.mmap.region_of(addr, 2)
         if region is None or region.offset < 0:
@@ -322,7 +360,7 @@ class Machine:
         while self._status == "running":
             ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
                             self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
-                            self.TR, limit)
+                            self.TR, limit, self._translated, self._exits)
             self._handle(int(ev), limit)
         self._drain_output()
         if self.CFG[L.K_TRACE]:

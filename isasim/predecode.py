@@ -36,7 +36,7 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
     rec[L.F_RM] = 7
     rec[L.F_WD] = rec[L.F_WD2] = L.R_SINK
     rec[L.F_S1] = rec[L.F_S2] = rec[L.F_S3] = L.R_ZERO
-    rec[L.F_NEXT] = rec[L.F_TGT] = -1
+    rec[L.F_NEXT] = rec[L.F_TGT] = rec[L.F_TX] = -1
     sources: dict[str, int] = {}
     for name, f in e.fields.items():
         value = v[name]
@@ -96,7 +96,7 @@ def illegal_record(word: int) -> np.ndarray:
     rec[L.F_WORD] = np.int32(np.uint32(word & 0xFFFFFFFF).view(np.int32))
     rec[L.F_WD] = rec[L.F_WD2] = L.R_SINK
     rec[L.F_S1] = rec[L.F_S2] = rec[L.F_S3] = L.R_ZERO
-    rec[L.F_NEXT] = rec[L.F_TGT] = -1
+    rec[L.F_NEXT] = rec[L.F_TGT] = rec[L.F_TX] = -1
     return rec
 
 

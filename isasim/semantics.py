@@ -1,8 +1,11 @@
-"""Instruction semantics that the loop calls out of line: FP, Xpulp ALU, multiply/divide.
+"""Instruction semantics: pure scalar functions, 32-bit patterns in int64 in, result out.
 
-Spike keeps semantics apart from decode, timing and tracing; so do we.  These are pure scalar
-functions (32-bit patterns in int64 in, result out) so they are easy to test on their own, and
-keeping them out of the compiled loop keeps its hot part small enough to compile well.
+Spike keeps semantics apart from decode, timing and tracing; so do we.  They are easy to test on
+their own, and two executors share them: the engine's loop and the code ``isasim.translate``
+generates per program.  The common ones (``alu_result``, ``branch_taken``, ``fma_family_fast``)
+are inlined into both (with a constant ``op`` the translated code keeps only its own case); the
+rest (FP, Xpulp ALU, multiply/divide) is called out of line, which keeps the loop's hot part
+small enough to compile well.
 """
 
 from __future__ import annotations
@@ -12,8 +15,96 @@ from numba import njit
 from isasim import opcodes as O
 from isasim import softfloat as sf
 from isasim import xpulp_alu as X
+from isasim.jitcache import compiled
 
 M32 = 0xFFFFFFFF
+
+
+@compiled(inline=True)
+def alu_result(op, a, b, imm, pc):
+    """Result of an RV32I computational instruction (``lui`` and ``auipc`` included) or ``mul``:
+    ``a``/``b`` are rs1/rs2, ``pc`` the instruction's address.  0 for any other op."""
+    if op == O.OP_ADDI:
+        return (a + imm) & M32
+    if op == O.OP_ADD:
+        return (a + b) & M32
+    if op == O.OP_LUI:
+        return imm & M32
+    if op == O.OP_AUIPC:
+        return (pc + imm) & M32
+    if op == O.OP_SLLI:
+        return (a << (imm & 31)) & M32
+    if op == O.OP_SRLI:
+        return a >> (imm & 31)
+    if op == O.OP_SRAI:
+        return (((a ^ 0x80000000) - 0x80000000) >> (imm & 31)) & M32
+    if op == O.OP_ANDI:
+        return a & imm & M32
+    if op == O.OP_ORI:
+        return (a | imm) & M32
+    if op == O.OP_XORI:
+        return (a ^ imm) & M32
+    if op == O.OP_SLTI:
+        return 1 if (a ^ 0x80000000) - 0x80000000 < imm else 0
+    if op == O.OP_SLTIU:
+        return 1 if a < (imm & M32) else 0
+    if op == O.OP_SUB:
+        return (a - b) & M32
+    if op == O.OP_SLL:
+        return (a << (b & 31)) & M32
+    if op == O.OP_SRL:
+        return a >> (b & 31)
+    if op == O.OP_SRA:
+        return (((a ^ 0x80000000) - 0x80000000) >> (b & 31)) & M32
+    if op == O.OP_AND:
+        return a & b
+    if op == O.OP_OR:
+        return a | b
+    if op == O.OP_XOR:
+        return a ^ b
+    if op == O.OP_SLT:
+        return 1 if (a ^ 0x80000000) < (b ^ 0x80000000) else 0
+    if op == O.OP_SLTU:
+        return 1 if a < b else 0
+    if op == O.OP_MUL:
+        return (((a ^ 0x80000000) - 0x80000000) * ((b ^ 0x80000000) - 0x80000000)) & M32
+    return 0
+
+
+@compiled(inline=True)
+def branch_taken(op, a, b):
+    """Is a conditional branch taken?  For ``p.beqimm``/``p.bneimm`` ``b`` is the immediate."""
+    if op == O.OP_BEQ or op == O.OP_BEQIMM:
+        return a == b
+    if op == O.OP_BNE or op == O.OP_BNEIMM:
+        return a != b
+    if op == O.OP_BLT:
+        return (a ^ 0x80000000) < (b ^ 0x80000000)
+    if op == O.OP_BGE:
+        return (a ^ 0x80000000) >= (b ^ 0x80000000)
+    if op == O.OP_BLTU:
+        return a < b
+    return a >= b
+
+
+@compiled(inline=True)
+def fma_family_fast(op, a, b, c):
+    """``(done, result, fflags)`` of an RNE ``fmadd/fmsub/fnmsub/fnmadd/fadd/fsub/fmul.s`` on
+    normal or zero operands, by one rounding of the exact host result; ``done`` is False when
+    the fast path cannot decide and ``fp_exec`` must."""
+    x = a
+    y = b if op != O.OP_FADD_S and op != O.OP_FSUB_S else 0x3F800000
+    # a plain product adds -0 (x + -0 = x for every x, including -0)
+    z = c if op <= O.OP_FNMADD_S else (b if op != O.OP_FMUL_S else 0x80000000)
+    if not (sf.fast_operand(x) and sf.fast_operand(y) and sf.fast_operand(z)):
+        return False, 0, 0
+    px = sf.widen_f32(x)
+    zz = sf.widen_f32(z)
+    if op == O.OP_FNMSUB_S or op == O.OP_FNMADD_S:
+        px = -px
+    if op == O.OP_FMSUB_S or op == O.OP_FNMADD_S or op == O.OP_FSUB_S:
+        zz = -zz
+    return sf.fma_fast_rne(px, sf.widen_f32(y), zz)
 
 
 @njit(cache=True)
@@ -188,3 +279,18 @@ def xpulp_exec(op: int, a: int, b: int, c: int, imm: int, imm2: int) -> int:
     else:
         x, y, sh = a, b, imm2
     return X.norm_shift((x - y) if sub else (x + y), sh, rnd, unsigned)
+
+
+@compiled
+def exec_scalar(op, a, b, c, imm, imm2, rm):
+    """RV32M (but mul), Xpulp ALU and the general RV32F path: ``(result, fflags, extra)``.
+
+    ``extra`` is the structural stall of mulh (-1: use the configured cycles) and div/rem.
+    """
+    if op >= O.OP_MUL and op <= O.OP_REMU:
+        res, extra = muldiv_exec(op, a, b)
+        return res, 0, extra
+    if op >= O.OP_FMADD_S and op <= O.OP_FMV_W_X:
+        res, fl = fp_exec(op, a, b, c, rm)
+        return res, fl, 0
+    return xpulp_exec(op, a, b, c, imm, imm2), 0, 0
