@@ -1,35 +1,38 @@
-"""Translated runs: a program's straight-line private code compiled to machine code.
+"""Translated code: a program's straight-line private code compiled to machine code.
 
 Why.  The engine's loop interprets: for every instruction it loads the record, dispatches on the
 operation and keeps its many live values in memory, about 135 host instructions for an ``addi``.
 Most instructions of a compute kernel touch only the core's own state (registers, scoreboard,
-profile counts), and for those everything but the register values is known when the program is
-loaded.  This module writes, per program, one numba ``cfunc`` in which each *run* of such
-instructions is straight-line Python with its operation, registers, immediates and slots as
-constants; the shared semantics (``isasim.semantics``) are inlined and fold to the one case used.
+profile counts) or read a TCDM word, and for those everything but the register values is known
+when the program is loaded.  This module writes, per program, a numba function per *run* of
+such instructions, straight-line Python with the operation, registers, immediates and slots as
+constants; the ALU and branch expressions are read from ``isasim.semantics``, which the loop
+uses too, so the semantics have one definition.
 
-What a run is.  A maximal stretch of instructions along the fall-through links (``F_NEXT``) made
-of RV32I computational instructions, ``mul``, the Xpulp ALU/MAC operations and the F operations
-(but ``fdiv``/``fsqrt``, which occupy the FPU, and every FP operation when the FPU is shared,
-since those are arbitrated), ended by an instruction outside that set or just after a
-conditional branch or ``jal``.  A run starts at a *leader*: a branch or jump target, or the
-instruction after anything that ends a run.  Memory accesses, ``jalr``, CSR, system and
-hardware-loop instructions, and the long-latency M operations stay with the loop.
+What a run is.  A maximal stretch along the fall-through links (``F_NEXT``) of RV32I
+computational instructions, ``mul``, the Xpulp ALU/MAC operations, the F operations (but
+``fdiv``/``fsqrt``, which occupy the FPU, and all of them when the FPU is shared, since those
+are arbitrated) and word loads at ``rs1 + imm``, ended by any other instruction or just after a
+conditional branch or ``jal``.  It starts at a *leader* (a branch or jump target, a hardware
+loop's start, the instruction after anything that ends a run or after a loop's end) and may
+also be entered at each of its loads: a core that parked there resumes in translated code.
 
-How it stays exact.  The generated code performs what the loop would, in the same order of
-effects on state the loop's results are made of: the scoreboard stall and its category, the
-result and its ready cycle, the per-instruction profile, fflags, the branch penalty, taken
-branch count and the ring of run starts.  Where the loop would do anything else it stops before
-that instruction and hands it back: the cycle limit reached, an active hardware-loop end (the
-loop's back edge is the loop's business), the FPU off (``mstatus.FS``) or an invalid dynamic
-rounding mode (both trap).  The loop calls a run only when nothing is traced and no store has
-written into the text (the same condition under which it follows its links).  A test runs every
-program of the test suite both ways and compares all observables.
+How it stays exact.  The generated code does what the loop would, with the same effects on the
+state the results are made of: the scoreboard stall and its category, the result and its ready
+cycle, the per-instruction profile, fflags, the branch penalty, the taken-branch count, the ring
+of run starts, a load's bank claim or park under the loop's horizon.  Where the loop would do
+anything else it stops before that instruction and hands it back: the cycle limit, an active
+hardware-loop end (the back edge is the loop's business), the FPU off (``mstatus.FS``) or an
+invalid dynamic rounding mode (both trap), a load outside the TCDM or misaligned.  The loop
+calls translated code only when nothing is traced and no store has written into the text (the
+condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
+both ways and compares every observable.
 
-The call.  The engine's loop is compiled once for all programs, so it reaches a run through the
-cfunc's address (``call_translated``) with the state arrays as raw addresses; the function
-returns an *exit*: ``exits[e]`` gives the pc and slot to continue at and how many instructions
-retired, and the run leaves the core's new cycle in ``CS_T``.
+The call.  The loop is compiled once for all programs, so it calls the program's cfunc
+``translated`` through its address (``call_translated``); the arrays' addresses wait in ``CL``.
+The cfunc chains runs and returns an *exit*: ``exits[e]`` gives the pc and slot to continue at
+and the exit's kind; it leaves the core's cycle in ``CS_T`` and the number of instructions
+retired in ``CL[L_TX_RETIRED]``.
 """
 
 from __future__ import annotations
