@@ -267,22 +267,19 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     def _apply_translation(self, program: Program, layout: tuple) -> None:
         """Mark the slots translated code is entered at (``F_TX``) and keep its address."""
-        key = (layout, self.config.fpu_sharing != "private")
-        tx = _TRANSLATED.get(id(program), {}).get(key)
+        fpu_shared = self.config.fpu_sharing != "private"
+        code = self.code.reshape(-1, L.NF)
+        tx = _TRANSLATED.get(id(program), {}).get((layout, fpu_shared))
         if tx is None:
-            code = self.code.reshape(-1, L.NF)
-            entry = self.mmap.offset_of(program.entry, 2) if self.mmap.region_of(
-                program.entry, 2) else -1
-            entries = [int(self.pcmap[entry >> 1])] if entry >= 0 else []
+            entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
             try:
-                tx = TX.translate(code, self.slot_pc, entries, key[1],
+                tx = TX.translate(code, self.slot_pc, entries, fpu_shared,
                                   lambda s: self.disassemble_at(self.slot_pc[s]))
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
                 pywarnings.warn(f"isasim: translation failed, the program is interpreted ({e})",
                                 stacklevel=2)
                 return
-            _TRANSLATED.setdefault(id(program), {})[key] = tx
-        code = self.code.reshape(-1, L.NF)
+            _TRANSLATED.setdefault(id(program), {})[(layout, fpu_shared)] = tx
         for slot, entry in tx.entry_of_slot.items():
             code[slot, L.F_TX] = entry
         if tx.address:

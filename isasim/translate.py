@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -612,9 +613,10 @@ def cache_dir() -> Path:
     return Path(xdg) / "isasim" / "translated"
 
 
+@functools.cache
 def _dependencies_stamp() -> str:
     """Changes whenever any module the generated code compiles in changes (numba would not
-    notice: it checks only the generated file)."""
+    notice: it checks only the generated file).  Once per process, like the engine's check."""
     from isasim import engine, jitcache
 
     return jitcache.fingerprint(engine.dependencies())
