@@ -570,6 +570,104 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     return 0
 
 
+@compiled(inline=True)
+def next_running(may_run, c):
+    """The running core (``may_run``: a non-zero mask) to run after core c: the next one in
+    round-robin order, for fairness."""
+    later = may_run & ~((2 << c) - 1)
+    return lowest_set_bit(later if later != 0 else may_run)
+
+
+@compiled(inline=True)
+def horizon_of(CS, CL, c, t, ncores, after_round, policy):
+    """The earliest cycle at which anybody but core c (at cycle t) could touch shared state.
+
+    ``after_round``: c is the first core run since a scheduling round released it."""
+    horizon = BIG
+    released = CL[U(L.L_RELEASED)]
+    if ncores > 1 and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
+        # the scheduler released several cores at once: that cycle is it (no scan needed)
+        horizon = t
+    elif ncores > 1 and after_round and CL[U(L.L_ROUND_HORIZON)] >= 0:
+        # the one core the round just released: the round found its horizon
+        horizon = CL[U(L.L_ROUND_HORIZON)]
+    elif ncores > 1:
+        for i in range(ncores):
+            if i == c:
+                continue
+            if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
+                ti = CS[U(i * L.NCS + L.CS_T)]
+            else:
+                ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
+            if ti < horizon:
+                horizon = ti
+    if CL[U(D.DMA_COUNT)] > 0:
+        # with no conflicts (policy none) an access in the horizon's own cycle goes ahead;
+        # a DMA beat in that cycle must not be overtaken (the round performs the beat
+        # before the cycle's core accesses under every policy): stop one cycle short of it
+        dh = CL[U(D.DMA_NEXT_T)] - (1 if policy == L.POLICY_NONE else 0)
+        if dh < horizon:
+            horizon = dh
+    return horizon
+
+
+@compiled
+def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, CL, TR, cap,
+                         max_cycles, translated, exits, c, may_run, after_round):
+    """The loop's core switching and scheduling rounds while every core to run resumes in
+    translated code: the round's winners are granted at their parked load, and translated
+    code takes it from there to the next park.
+
+    In a compute kernel on several cores nearly every TCDM load parks, so switching is most of
+    the work: the loop calls this function when a core has parked, and it keeps only the few
+    values of switching live, where the loop holds dozens.  (Compiled into each translated
+    program instead, calling its runs directly, it was no faster, and numba then compiled the
+    scheduler again for every program: a minute more per translation.)  It makes the decisions
+    the loop would (the same next core, horizon and rounds), so the run is the same.  Returns
+    (core, may_run, after_round, event): the core the loop must run next (-1: it picks it), the
+    loop's state, and a non-zero event when a round ended the run.
+    """
+    ncores = CFG[U(L.K_NCORES)]
+    policy = CFG[U(L.K_POLICY)]
+    cl_address = CL.ctypes.data
+    while True:
+        if may_run == 0:
+            sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
+                           max_cycles)
+            if sev != 0:
+                return -1, may_run, after_round, sev
+            may_run = CL[U(L.L_RELEASED)]
+            after_round = True
+            if CL[U(L.L_TEXT_DIRTY)] != 0:
+                return -1, may_run, after_round, 0   # a DMA wrote text: the loop checks links
+        found = next_running(may_run, c)
+        cb = found * L.NCS
+        if CS[U(cb + L.CS_GRANTED)] == 0:
+            return found, may_run, after_round, 0
+        entry = code[U(CS[U(cb + L.CS_PARK_SLOT)] * L.NF + L.F_TX)]
+        if entry < 0:
+            return found, may_run, after_round, 0
+        c = found
+        t = CS[U(cb + L.CS_T)]
+        horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
+        after_round = False
+        instret = CS[U(cb + L.CS_INSTRET)]
+        e = call_translated(translated, entry, c, t, max_cycles, c * cap, 1, horizon, instret,
+                            cl_address) * EXIT_FIELDS
+        retired = CL[U(L.L_TX_RETIRED)]
+        parked = exits[U(e + 3)] == EXIT_PARKED
+        if retired == 0 and not parked:
+            # stopped before the granted load: the loop performs it
+            return c, may_run, after_round, 0
+        CS[U(cb + L.CS_PC)] = exits[U(e)]
+        CS[U(cb + L.CS_INSTRET)] = instret + retired
+        CS[U(cb + L.CS_GRANTED)] = 0
+        if not parked:
+            return c, may_run, after_round, 0    # the loop goes on at the exit's pc
+        park(CS, cb, CS[U(cb + L.CS_T)], CS[U(cb + L.CS_PARK_RES)], exits[U(e + 1)])
+        may_run &= ~(1 << c)
+
+
 # ---------------------------------------------------------------------------------------------
 # the loop
 # ---------------------------------------------------------------------------------------------
@@ -583,7 +681,6 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     the calls (their mere presence costs the interpreted path about 6 %)."""
     ncores = CFG[U(L.K_NCORES)]
     cap = PCS.size // (ncores * L.NPS)
-    multi = ncores > 1
     policy = CFG[U(L.K_POLICY)]
     tohost = CFG[U(L.K_TOHOST)]
     tcdm_base = CFG[U(L.K_TCDM_BASE)]
@@ -664,10 +761,18 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         # pick the next running core after c (round robin, for fairness); only the core that
         # ran stops running between rounds, and only a round releases cores
         found = -1
+        if translated is not None and links_ok and not tracing:
+            # parked cores granted at a translated instruction are resumed there without
+            # coming back here; the core returned is one this loop must run
+            found, may_run, after_round, sev = run_translated_cores(
+                code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, CL, TR, cap, max_cycles,
+                translated, exits, c, may_run, after_round)
+            if sev != 0:
+                return sev
+            links_ok = CL[U(L.L_TEXT_DIRTY)] == 0
         while found < 0:
             if may_run != 0:
-                later = may_run & ~((2 << c) - 1)
-                found = lowest_set_bit(later if later != 0 else may_run)
+                found = next_running(may_run, c)
             else:
                 # every scheduling round may log records: check before each one
                 if tracing and CL[U(L.L_TRN)] >= tr_limit:
@@ -692,32 +797,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         cur_base = CS[U(cb + L.CS_RBASE)]
         cur_size = CS[U(cb + L.CS_RSIZE)]
         cur_off = CS[U(cb + L.CS_ROFF)]
-        # the earliest cycle at which anybody else could touch shared state; when the
-        # scheduler released several cores at once, that cycle is it (no scan needed)
-        horizon = BIG
-        released = CL[U(L.L_RELEASED)]
-        if multi and t == CL[U(L.L_NOW)] and released & (released - 1) != 0:
-            horizon = t
-        elif multi and after_round and CL[U(L.L_ROUND_HORIZON)] >= 0:
-            # the one core the round just released: the round found its horizon
-            horizon = CL[U(L.L_ROUND_HORIZON)]
-        elif multi:
-            for i in range(ncores):
-                if i == c:
-                    continue
-                if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
-                    ti = CS[U(i * L.NCS + L.CS_T)]
-                else:
-                    ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
-                if ti < horizon:
-                    horizon = ti
-        if CL[U(D.DMA_COUNT)] > 0:
-            # with no conflicts (policy none) an access in the horizon's own cycle goes ahead;
-            # a DMA beat in that cycle must not be overtaken (the round performs the beat
-            # before the cycle's core accesses under every policy): stop one cycle short of it
-            dh = CL[U(D.DMA_NEXT_T)] - (1 if policy == L.POLICY_NONE else 0)
-            if dh < horizon:
-                horizon = dh
+        horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
 
         # ---- run core c until it parks, sleeps, stops or needs Python ----
