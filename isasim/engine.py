@@ -761,9 +761,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         # pick the next running core after c (round robin, for fairness); only the core that
         # ran stops running between rounds, and only a round releases cores
         found = -1
-        if translated is not None and links_ok and not tracing:
-            # parked cores granted at a translated instruction are resumed there without
-            # coming back here; the core returned is one this loop must run
+        pslot = CS[U(cb + L.CS_PARK_SLOT)]
+        if (translated is not None and links_ok and not tracing
+                and CS[U(cb + L.CS_STATUS)] == L.ST_PARKED and pslot >= 0
+                and code[U(pslot * L.NF + L.F_TX)] >= 0):
+            # the core parked at a translated load: while the cores to run resume there,
+            # run_translated_cores switches them (a program whose cores park elsewhere is
+            # spared the call); the core returned is one this loop must run
             found, may_run, after_round, sev = run_translated_cores(
                 code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, CL, TR, cap, max_cycles,
                 translated, exits, c, may_run, after_round)
