@@ -56,7 +56,7 @@ from isasim.semantics import (
     fma_family_fast,
     fp_needs_rm,
 )
-from isasim.translate import EXIT_FIELDS, EXIT_PARKED, call_translated
+from isasim.translate import EXIT_FIELDS, EXIT_PARKED, EXIT_TAKEN, call_translated
 
 M32 = 0xFFFFFFFF
 BIG = 1 << 62
@@ -612,6 +612,33 @@ def horizon_of(CS, CL, c, t, ncores, after_round, policy):
 
 
 @compiled
+def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon, instret, CS,
+                   CL):
+    """Run core c (at cycle t) in translated code from entry ``entry`` (see
+    ``isasim.translate``), going on with the run each exit leads to until one parks, leaves the
+    rest to the loop, or passes the cycle limit.  Returns the last exit (its index in
+    ``exits``) and the instructions retired; the core's cycle is left in ``CS_T``, and the runs
+    of sequential execution that taken branches and jumps start are recorded, as the loop
+    does."""
+    cb = c * L.NCS
+    cl_address = CL.ctypes.data
+    start = entries[U(2 * entry + 1)]
+    retired = 0
+    while True:
+        e = call_translated(entries[U(2 * entry)], start, t, granted, c, pb, horizon, max_cycles,
+                            cl_address) * EXIT_FIELDS
+        retired += exits[U(e + 2)] - start
+        if exits[U(e + 3)] == EXIT_TAKEN:
+            start_run(CS, CL, cb, c, exits[U(e)], instret + retired)
+        entry = exits[U(e + 4)]
+        t = CS[U(cb + L.CS_T)]
+        if entry < 0 or t > max_cycles:
+            return e, retired
+        start = 0
+        granted = 0
+
+
+@compiled
 def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, CL, TR, cap,
                          max_cycles, translated, exits, c, may_run, after_round):
     """The loop's core switching and scheduling rounds while every core to run resumes in
@@ -629,7 +656,6 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
     """
     ncores = CFG[U(L.K_NCORES)]
     policy = CFG[U(L.K_POLICY)]
-    cl_address = CL.ctypes.data
     while True:
         if may_run == 0:
             sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
@@ -652,9 +678,8 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
         instret = CS[U(cb + L.CS_INSTRET)]
-        e = call_translated(translated, entry, c, t, max_cycles, c * cap, 1, horizon, instret,
-                            cl_address) * EXIT_FIELDS
-        retired = CL[U(L.L_TX_RETIRED)]
+        e, retired = run_translated(translated, exits, entry, c, t, max_cycles, c * cap, 1,
+                                    horizon, instret, CS, CL)
         parked = exits[U(e + 3)] == EXIT_PARKED
         if retired == 0 and not parked:
             # stopped before the granted load: the loop performs it
@@ -676,9 +701,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         max_cycles, translated, exits):
     """Run the cluster until every core stopped, ``max_cycles`` passed, or Python is needed.
 
-    ``translated`` is the address of the program's translated code and ``exits`` its exit table
-    (see ``isasim.translate``), or both None: numba then compiles a version of the loop without
-    the calls (their mere presence costs the interpreted path about 6 %)."""
+    ``translated`` is the table of the program's translated entry points and ``exits`` its exit
+    table (see ``isasim.translate``), or both None: numba then compiles a version of the loop
+    without the calls (their mere presence costs the interpreted path about 6 %)."""
     ncores = CFG[U(L.K_NCORES)]
     cap = PCS.size // (ncores * L.NPS)
     policy = CFG[U(L.K_POLICY)]
@@ -850,12 +875,12 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             k = slot * L.NF
             # (translated code does not write the event log)
             if translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0:
-                e = call_translated(translated, code[U(k + L.F_TX)], c, t, max_cycles, pb,
-                                    granted, horizon, instret, CL.ctypes.data) * EXIT_FIELDS
+                e, retired = run_translated(translated, exits, code[U(k + L.F_TX)], c, t,
+                                            max_cycles, pb, granted, horizon, instret, CS, CL)
                 t = CS[U(cb + L.CS_T)]
-                if CL[U(L.L_TX_RETIRED)] > 0 or exits[U(e + 3)] == EXIT_PARKED:
+                if retired > 0 or exits[U(e + 3)] == EXIT_PARKED:
                     # translated code retired instructions up to an exit: go on from there
-                    instret += CL[U(L.L_TX_RETIRED)]
+                    instret += retired
                     pc = exits[U(e)]
                     link = exits[U(e + 1)]
                     granted = 0

@@ -137,11 +137,8 @@ L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
 L_LATWHY = 3648         # per timing class: result latency << RDY_SHIFT | stall category
-# for translated code: the host addresses of R, RDY, CS, CAT, PCS, CFG and the TCDM's first word;
-# the number of instructions a call retired; the call's core, cycle limit, profile base, horizon
+# for translated code: the host addresses of R, RDY, CS, CAT, PCS, CFG and the TCDM's first word
 L_TX_ARRAYS = 3680
-L_TX_RETIRED = 3687
-L_TX_CALL = 3688
 # per core, a ring of the last 16 runs of sequential execution, each (start pc, instret of its
 # first instruction): a record at every control transfer (CS_RUNS counts them) lets a fault
 # report rebuild the core's last instructions without a store per instruction

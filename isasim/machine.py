@@ -266,7 +266,7 @@ class Machine:
     # predecoding
     # ------------------------------------------------------------------------------------------
     def _apply_translation(self, program: Program, layout: tuple) -> None:
-        """Mark the slots translated code is entered at (``F_TX``) and keep its address."""
+        """Mark the slots translated code is entered at (``F_TX``) and keep its entry table."""
         fpu_shared = self.config.fpu_sharing != "private"
         code = self.code.reshape(-1, L.NF)
         tx = _TRANSLATED.get(id(program), {}).get((layout, fpu_shared))
@@ -282,8 +282,8 @@ class Machine:
             _TRANSLATED.setdefault(id(program), {})[(layout, fpu_shared)] = tx
         for slot, entry in tx.entry_of_slot.items():
             code[slot, L.F_TX] = entry
-        if tx.address:
-            self._translated = tx.address
+        if tx.entries.size:
+            self._translated = tx.entries
             self._exits = tx.exits
 
     def _decode_at(self, addr: int, grow: bool = True) -> int:

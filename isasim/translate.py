@@ -28,11 +28,14 @@ calls translated code only when nothing is traced and no store has written into 
 condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
 both ways and compares every observable.
 
-The call.  The loop is compiled once for all programs, so it calls the program's cfunc
-``translated`` through its address (``call_translated``); the arrays' addresses wait in ``CL``.
-The cfunc chains runs and returns an *exit*: ``exits[e]`` gives the pc and slot to continue at
-and the exit's kind; it leaves the core's cycle in ``CS_T`` and the number of instructions
-retired in ``CL[L_TX_RETIRED]``.
+The call.  The loop is compiled once for all programs, so it calls a run's cfunc through its
+address (``call_translated``), the call's few values as arguments and the arrays' addresses
+waiting in ``CL``.  Each run is a cfunc of its own, entered straight from the table of entry
+points (one dispatching function would pay, at every call, for the stack slots of all the calls
+it may make: a compute kernel on several cores calls translated code at nearly every load).  A
+run returns an *exit*: ``exits[e]`` gives the pc and slot to continue at, the instructions it
+retired, the exit's kind and the entry to chain to; it leaves the core's cycle in ``CS_T``.
+The engine chains the runs (``engine.run_translated``).
 """
 
 from __future__ import annotations
@@ -61,8 +64,8 @@ from isasim.jitcache import compiled
 from isasim.semantics import fp_needs_rm
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
-ARGS = 9               # the cfunc's int64 arguments: rid, _PARAMS, instret, CL
-EXIT_FIELDS = 5        # exits: pc, slot, instructions retired, EXIT_* kind, run to chain to
+ARGS = 8               # a run's int64 arguments: _PARAMS
+EXIT_FIELDS = 5        # exits: pc, slot, instructions retired, EXIT_* kind, entry to chain to
 EXIT_ON, EXIT_TAKEN, EXIT_PARKED = 0, 1, 2   # go on at pc / a taken branch or jump / parked
 
 _ALU_OPS = frozenset(range(O.OP_ADDI, O.OP_AND + 1)) | {O.OP_LUI, O.OP_AUIPC, O.OP_MUL}
@@ -75,9 +78,8 @@ _BRANCH_OPS = frozenset(range(O.OP_BEQ, O.OP_BGEU + 1)) | {O.OP_BEQIMM, O.OP_BNE
 # the call from the engine, and the arrays seen from the generated code
 # ---------------------------------------------------------------------------------------------
 @intrinsic
-def call_translated(typingctx, addr, a0, a1, a2, a3, a4, a5, a6, a7, a8):
-    """Call the translated program's cfunc at ``addr`` with its 9 int64 arguments; returns the
-    exit it left by."""
+def call_translated(typingctx, addr, a0, a1, a2, a3, a4, a5, a6, a7):
+    """Call the run cfunc at ``addr`` with its 8 int64 arguments; returns the exit it left by."""
     sig = types.int64(*([types.int64] * (1 + ARGS)))
 
     def codegen(context, builder, signature, args):
@@ -269,11 +271,10 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
 
 def entry_points(code: np.ndarray, runs: list[Run]) -> list[tuple[int, int]]:
     """The places translated code is entered at, as (run, instruction index): each run's first
-    instruction, and each later load, where a core a scheduling round granted its access
-    resumes (entry id k is the ``F_TX`` of its slot)."""
-    out = []
+    instruction (entry id = run id), and each later load, where a core a scheduling round
+    granted its access resumes (entry id k is the ``F_TX`` of its slot)."""
+    out = [(rid, 0) for rid in range(len(runs))]
     for rid, run in enumerate(runs):
-        out.append((rid, 0))
         out.extend((rid, i) for i, s in enumerate(run.slots)
                    if i > 0 and _kind(code[s], False) == "load")
     return out
@@ -282,7 +283,8 @@ def entry_points(code: np.ndarray, runs: list[Run]) -> list[tuple[int, int]]:
 def exit_table(code: np.ndarray, slot_pc: list[int], runs: list[Run]) -> np.ndarray:
     """int64[exits * EXIT_FIELDS]: where each exit continues (pc, slot), how many instructions
     of its run retired, its kind (EXIT_*), and the run that starts at the continuation (-1:
-    none, or the loop must take over), which the translated code goes on with directly."""
+    none, or the loop must take over), which the engine goes on with directly (a run's entry
+    id is its run id)."""
     run_at = {run.slots[0]: rid for rid, run in enumerate(runs)}
 
     rows: list[tuple[int, int, int, int, int]] = []
@@ -303,15 +305,13 @@ def exit_table(code: np.ndarray, slot_pc: list[int], runs: list[Run]) -> np.ndar
 # ---------------------------------------------------------------------------------------------
 # writing the code
 # ---------------------------------------------------------------------------------------------
-_PARAMS = "c, t, max_cycles, pb, granted, horizon"       # of the cfunc, with the entry, instret, CL
-_CALL = ("c", "max_cycles", "pb", "horizon")        # what runs read at CL[L_TX_CALL], not as args
+_PARAMS = "start, t, granted, c, pb, horizon, max_cycles, CL"     # of each run's cfunc
 _ARRAYS = ("R", "RDY", "CS", "CAT", "PCS", "CFG", "TCDM")     # their addresses at CL[L_TX_ARRAYS]
 _HEAD = '''\
 """Generated by isasim.translate: the translated runs of one program.  Do not edit."""
 import numpy as np
-from numba import carray, cfunc, int64, njit, types
+from numba import cfunc, int64, types
 
-from isasim.engine import start_run
 from isasim.semantics import exec_scalar
 from isasim.translate import fma_family_fast, int64_pointer, ld, ld_word, st
 '''
@@ -358,17 +358,15 @@ class _Writer:
         return self.rdy[r]
 
     def write(self, rid: int) -> list[str]:
-        """The run's function ``run<rid>(start, ...)``: executes from instruction ``start``, an
+        """The run's cfunc ``run<rid>(start, ...)``: executes from instruction ``start``, an
         entry (0 or a load); each segment, from an entry to the next, runs if ``start`` is at
         or before its entry, and keeps no register in a local across entries."""
         run, code = self.run, self.code
         recs = [code[s] for s in run.slots]
         first, last = self.slot_pc[run.slots[0]], self.slot_pc[run.slots[-1]]
-        # few arguments: numba passes each on the stack and the run is called once per entry
-        self.lines.append(f"\n\n@njit\ndef run{rid}(start, t, granted, CL):")
+        self.lines.append(f"\n\n@cfunc(types.int64(*([types.int64] * {ARGS})), cache=True)\n"
+                          f"def run{rid}({_PARAMS}):")
         self.emit(f'"""{first:#010x} .. {last:#010x}"""')
-        for k, name in enumerate(_CALL):
-            self.emit(f"{name} = ld(CL, {L.L_TX_CALL + k})")
         for k, name in enumerate(_ARRAYS):
             self.emit(f"{name} = ld(CL, {L.L_TX_ARRAYS + k})")
         self.emit(f"rb = c * {L.RS}")
@@ -398,8 +396,10 @@ class _Writer:
         for j, begin in enumerate(starts):
             end = starts[j + 1] if j + 1 < len(starts) else len(run.slots)
             self.shift = 0
-            self.emit(f"if start <= {begin}:")
-            self.shift = 1
+            if end < len(run.slots):
+                # the last segment runs whatever the entry, and ends in a return on every path
+                self.emit(f"if start <= {begin}:")
+                self.shift = 1
             self.val, self.rdy = {}, {}
             for i in range(begin, end):
                 self.instruction(i, run.slots[i], begin)
@@ -542,62 +542,13 @@ class _Writer:
         self.leave(self.run.exit_base + 2 * n + 1, f"{issue} + 1 + {pen}", depth)
 
 
-def _dispatch(lo: int, hi: int, depth: int) -> list[str]:
-    """``e = run<rid>(...)`` for lo <= rid < hi, by binary search (a chain of tests would cost
-    a comparison per run)."""
-    pad = "    " * depth
-    if hi - lo == 1:
-        return [f"{pad}e = run{lo}(start, t, granted, CL)"]
-    mid = (lo + hi) // 2
-    return ([f"{pad}if rid < {mid}:"] + _dispatch(lo, mid, depth + 1) + [f"{pad}else:"]
-            + _dispatch(mid, hi, depth + 1))
-
-
 def source(code: np.ndarray, slot_pc: list[int], runs: list[Run], disasm) -> str:
-    """The generated module: a function per run (numba's front end is superlinear in the size
-    of a function), and the cfunc ``translated(rid, ...)``, which calls run rid and goes on with
-    the run its exit leads to until one parks, leaves the rest to the loop, or reaches the cycle
-    limit.  It returns the last exit, leaves the core's cycle in ``CS_T`` and the instructions
-    retired in ``L_TX_RETIRED``, and records the runs of sequential execution that its taken
-    branches and jumps start, as the loop does."""
+    """The generated module: a cfunc per run (numba's front end is superlinear in the size of a
+    function), ``run<rid>``."""
     out = [_HEAD]
     for rid, run in enumerate(runs):
         out.extend(_Writer(run, code, slot_pc, disasm).write(rid))
-    exits = ", ".join(str(int(v)) for v in exit_table(code, slot_pc, runs))
-    where = entry_points(code, runs)
-    f = EXIT_FIELDS
-    out.append(f"""
-
-EXITS = np.array([{exits}], dtype=np.int64)
-ENTRY_RUN = np.array([{", ".join(str(r) for r, _ in where)}], dtype=np.int64)
-ENTRY_START = np.array([{", ".join(str(i) for _, i in where)}], dtype=np.int64)
-
-
-@cfunc(types.int64(*([types.int64] * {ARGS})), cache=True)
-def translated(entry, {_PARAMS}, instret, CL):""")
-    for k, name in enumerate(_CALL):
-        out.append(f"    st(CL, {L.L_TX_CALL + k}, {name})")
-    out.append(f"""    CS = ld(CL, {L.L_TX_ARRAYS + 2})
-    cb = c * {L.NCS}
-    cs = carray(int64_pointer(CS), (cb + {L.NCS},))
-    cl = carray(int64_pointer(CL), ({L.NCL},))
-    rid = ENTRY_RUN[entry]
-    start = ENTRY_START[entry]
-    retired = 0
-    while True:""")
-    out.extend(_dispatch(0, len(runs), 2))
-    out.append(f"""        retired += EXITS[e * {f} + 2] - start
-        if EXITS[e * {f} + 3] == {EXIT_TAKEN}:
-            start_run(cs, cl, cb, c, EXITS[e * {f}], instret + retired)
-        rid = EXITS[e * {f} + 4]
-        t = ld(CS, cb + {L.CS_T})
-        if rid < 0 or t > max_cycles:
-            break
-        start = 0
-        granted = 0
-    st(CL, {L.L_TX_RETIRED}, retired)
-    return e
-""")
+    out.append("")
     return "\n".join(out)
 
 
@@ -622,11 +573,11 @@ def _dependencies_stamp() -> str:
     return jitcache.fingerprint(engine.dependencies())
 
 
-_LOADED: dict[str, int] = {}
+_LOADED: dict[str, list[int]] = {}
 
 
-def compile_source(text: str) -> int:
-    """The address of the ``translated`` cfunc of module source ``text``."""
+def compile_source(text: str, nruns: int) -> list[int]:
+    """The addresses of the ``nruns`` run cfuncs of module source ``text``."""
     h = hashlib.sha256(text.encode())
     h.update(_dependencies_stamp().encode())
     name = f"isasim_tx_{h.hexdigest()[:24]}"
@@ -643,13 +594,15 @@ def compile_source(text: str) -> int:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    _LOADED[name] = module.translated.address
+    _LOADED[name] = [getattr(module, f"run{rid}").address for rid in range(nruns)]
     return _LOADED[name]
 
 
 @dataclass(frozen=True)
 class Translation:
-    address: int            # of the cfunc; 0: nothing to translate
+    # int64[entries * 2]: per entry id, the address of its run's cfunc and the instruction it
+    # starts at; empty when nothing is translated
+    entries: np.ndarray
     exits: np.ndarray       # int64[exits * EXIT_FIELDS]
     entry_of_slot: dict[int, int]   # the F_TX of the slots translated code is entered at
 
@@ -659,8 +612,9 @@ def translate(code: np.ndarray, slot_pc: list[int], entries: list[int], fpu_shar
     """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF])."""
     runs = find_runs(code, slot_pc, entries, fpu_shared)
     if not runs:
-        return Translation(0, np.zeros(EXIT_FIELDS, dtype=np.int64), {})
-    address = compile_source(source(code, slot_pc, runs, disasm))
+        return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
+    addresses = compile_source(source(code, slot_pc, runs, disasm), len(runs))
     where = entry_points(code, runs)
-    return Translation(address, exit_table(code, slot_pc, runs),
+    table = np.array([(addresses[rid], i) for rid, i in where], dtype=np.int64).reshape(-1)
+    return Translation(table, exit_table(code, slot_pc, runs),
                        {runs[rid].slots[i]: k for k, (rid, i) in enumerate(where)})
