@@ -28,13 +28,14 @@ calls translated code only when nothing is traced and no store has written into 
 condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
 both ways and compares every observable.
 
-The call.  The loop is compiled once for all programs, so it calls a run's cfunc through its
-address (``call_translated``), the call's few values as arguments and the arrays' addresses
-waiting in ``CL``.  Each run is a cfunc of its own, entered straight from the table of entry
-points (one dispatching function would pay, at every call, for the stack slots of all the calls
-it may make: a compute kernel on several cores calls translated code at nearly every load).  A
-run returns an *exit*: ``exits[e]`` gives the pc and slot to continue at, the instructions it
-retired, the exit's kind and the entry to chain to; it leaves the core's cycle in ``CS_T``.
+The call.  The loop is compiled once for all programs, so it calls a run through its address
+(``call_translated``: the function numba compiles for the run's cfunc, without the wrapper),
+the call's few values as arguments and the arrays' addresses waiting in ``CL``.  Each run is a
+cfunc of its own, entered straight from the table of entry points (one dispatching function
+would pay, at every call, for the stack slots of all the calls it may make: a compute kernel on
+several cores calls translated code at nearly every load).  A run returns an *exit*:
+``exits[e]`` gives the pc and slot to continue at, the instructions it retired, the exit's kind
+and the entry to chain to; it leaves the core's cycle in ``CS_T``.
 The engine chains the runs (``engine.run_translated``).
 """
 
@@ -55,6 +56,7 @@ from pathlib import Path
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from isasim import layout as L
@@ -79,14 +81,28 @@ _BRANCH_OPS = frozenset(range(O.OP_BEQ, O.OP_BGEU + 1)) | {O.OP_BEQIMM, O.OP_BNE
 # ---------------------------------------------------------------------------------------------
 @intrinsic
 def call_translated(typingctx, addr, a0, a1, a2, a3, a4, a5, a6, a7):
-    """Call the run cfunc at ``addr`` with its 8 int64 arguments; returns the exit it left by."""
+    """Call the run at ``addr`` with its 8 int64 arguments; returns the exit it left by.
+
+    ``addr`` is the run's numba function itself, not its cfunc wrapper, which would add about
+    35 host instructions to every call (the argument shuffle, the status check, the result's
+    slot): numba's convention returns a status and passes the result's and the exception's
+    slots first.  The status is not looked at: a run raises nothing (the only raising
+    operations in what it compiles in are integer divisions of the shared semantics, which
+    test for zero first).
+    """
     sig = types.int64(*([types.int64] * (1 + ARGS)))
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64] * ARGS)
+        i8p = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.IntType(32), [i64.as_pointer(), i8p.as_pointer()]
+                               + [i64] * ARGS)
         fn = builder.inttoptr(args[0], fnty.as_pointer())
-        return builder.call(fn, list(args[1:]))
+        # in the caller's entry block: an alloca in its loop would grow the stack at each call
+        ret = cgutils.alloca_once(builder, i64)
+        exc = cgutils.alloca_once(builder, i8p)
+        builder.call(fn, [ret, exc] + list(args[1:]))
+        return builder.load(ret)
 
     return sig, codegen
 
@@ -577,7 +593,8 @@ _LOADED: dict[str, list[int]] = {}
 
 
 def compile_source(text: str, nruns: int) -> list[int]:
-    """The addresses of the ``nruns`` run cfuncs of module source ``text``."""
+    """The addresses of the numba functions of the ``nruns`` run cfuncs of module source
+    ``text`` (see ``call_translated``)."""
     h = hashlib.sha256(text.encode())
     h.update(_dependencies_stamp().encode())
     name = f"isasim_tx_{h.hexdigest()[:24]}"
@@ -594,7 +611,11 @@ def compile_source(text: str, nruns: int) -> list[int]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    _LOADED[name] = [getattr(module, f"run{rid}").address for rid in range(nruns)]
+    # numba names a cfunc's wrapper "cfunc." + its function's symbol; should that change, the
+    # lookup fails and the machine interprets the program, with a warning
+    runs = [getattr(module, f"run{rid}") for rid in range(nruns)]
+    _LOADED[name] = [f._library.get_pointer_to_function(f.native_name.removeprefix("cfunc."))
+                     for f in runs]
     return _LOADED[name]
 
 
