@@ -23,9 +23,10 @@ cycle, the per-instruction profile, fflags, the branch penalty, the taken-branch
 of run starts, a load's bank claim or park under the loop's horizon.  Where the loop would do
 anything else it stops before that instruction and hands it back: the cycle limit, an active
 hardware-loop end (the back edge is the loop's business), the FPU off (``mstatus.FS``) or an
-invalid dynamic rounding mode (both trap), a load outside the TCDM or misaligned.  The loop
-calls translated code only when nothing is traced and no store has written into the text (the
-condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
+invalid dynamic rounding mode (both trap), an fp32 multiply-add, add, subtract or multiply
+that the fast path cannot round (see ``_fast_fma``), a load outside the TCDM or misaligned.  The
+loop calls translated code only when nothing is traced and no store has written into the text
+(the condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
 both ways and compares every observable.
 
 The call.  The loop is compiled once for all programs, so it calls a run through its address
@@ -62,7 +63,6 @@ from numba.extending import intrinsic
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import semantics
-from isasim.jitcache import compiled
 from isasim.semantics import fp_needs_rm
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
@@ -153,8 +153,18 @@ class _Specialised:
 
 alu_expression = _Specialised(semantics.alu_result)
 branch_expression = _Specialised(semantics.branch_taken)
-# called (LLVM may inline it): numba's own inlining copies and types the whole function each time
-fma_family_fast = compiled(semantics.fma_family_fast.py_func)
+
+
+def _fast_fma(op: int, rm: int) -> bool:
+    """An fp32 fused multiply-add, add, subtract or multiply in round to nearest even (static,
+    or dynamic: checked when it runs).  The run does it by ``semantics.fma_family_fast``, which
+    numba inlines, and leaves what that path declines (subnormal, infinite or NaN operands, a
+    result out of the normal range) to the loop, which is exact for every case.  A call instead
+    would cost its argument and result traffic, and a result slot that numba zeroes at every
+    entry of the run (on 8 cores a run is entered at nearly every load); the general function's
+    call as a fallback would cost another.  Inlining costs compile time: about a second more to
+    translate the 8-core matmul."""
+    return O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7)
 
 
 def _element(builder, base, index):
@@ -190,15 +200,6 @@ def ld_word(typingctx, address):
         return builder.zext(word, ir.IntType(64))
 
     return types.int64(types.int64), codegen
-
-
-@intrinsic
-def int64_pointer(typingctx, address):
-    """The host ``address`` as an int64 pointer (for ``numba.carray``)."""
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], ir.IntType(64).as_pointer())
-
-    return types.CPointer(types.int64)(types.int64), codegen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -328,8 +329,8 @@ _HEAD = '''\
 import numpy as np
 from numba import cfunc, int64, types
 
-from isasim.semantics import exec_scalar
-from isasim.translate import fma_family_fast, int64_pointer, ld, ld_word, st
+from isasim.semantics import exec_scalar, fma_family_fast
+from isasim.translate import ld, ld_word, st
 '''
 
 
@@ -447,7 +448,11 @@ class _Writer:
             self.leave(before, t, 2)
             if rm == 7:
                 rmv = "frm"
-                if fp_needs_rm.py_func(op):
+                if _fast_fma(op, rm):
+                    # only round to nearest even has the fast path; the loop does the rest
+                    self.emit(f"if {rmv} != 0:")
+                    self.leave(before, t, 2)
+                elif fp_needs_rm.py_func(op):
                     self.emit(f"if {rmv} > 4:")
                     self.leave(before, t, 2)
         # scoreboard: the latest source, or a busy FPU, delays the issue
@@ -493,13 +498,10 @@ class _Writer:
             # int64(): a literal argument would make numba compile a specialisation per call
             general = (f"exec_scalar(int64({op}), {a}, {b}, {c3}, int64({imm}), int64({imm2}), "
                        f"int64({rmv if is_fp else 0}))")
-            if O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7):
-                self.emit(f"if {rmv} == 0:")
-                self.emit(f"{p}ok, {p}v, {p}fl = fma_family_fast(int64({op}), {a}, {b}, {c3})", 2)
-                self.emit("else:")
-                self.emit(f"{p}ok, {p}v, {p}fl = False, 0, 0", 2)
+            if _fast_fma(op, rm):
+                self.emit(f"{p}ok, {p}v, {p}fl = fma_family_fast(int64({op}), {a}, {b}, {c3})")
                 self.emit(f"if not {p}ok:")
-                self.emit(f"{p}v, {p}fl, {p}x = {general}", 2)
+                self.leave(before, issue, 2)
             else:
                 self.emit(f"{p}v, {p}fl, {p}x = {general}")
             self.emit(f"if {p}fl != 0:")
