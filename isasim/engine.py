@@ -332,6 +332,31 @@ def rr_before(x, w, rr):
     return dx < dw
 
 
+@compiled(inline=True)
+def charge_lost(CS, CAT, PCS, CL, cap, i):
+    """Charge the bank arbitrations core i lost while parked at its current access.
+
+    A core waiting on a busy bank loses a cycle in every round until it is granted; each
+    round counts it (``CS_LOST``) and records who won, and the category, the per-PC stall and
+    the conflict matrix are charged here once, when the core is granted (or the run stops:
+    ``Machine`` calls ``charge_all_lost``), for all of them: on a kernel whose cores share a
+    bank, losing is the scheduler's most frequent work."""
+    b = i * L.NCS
+    n = CS[U(b + L.CS_LOST)]
+    if n != 0:
+        CAT[U(i * L.NCAT + L.C_TCDM)] += n
+        PCS[U((i * cap + CS[U(b + L.CS_PARK_SLOT)]) * L.NPS + L.PS_STALL + L.C_TCDM)] += n
+        CL[U(L.L_CONF + i * 32 + CS[U(b + L.CS_PARK_RES)])] += n
+        CS[U(b + L.CS_LOST)] = 0
+
+
+@compiled
+def charge_all_lost(CS, CAT, PCS, CL, cap, ncores):
+    """``charge_lost`` for every core: before the run's figures are read."""
+    for i in range(ncores):
+        charge_lost(CS, CAT, PCS, CL, cap, i)
+
+
 @compiled
 def core_time(CS, b):
     """The cycle up to which a core's time is accounted for, whatever its state."""
@@ -543,6 +568,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 CL[U(L.L_BANK_RR + res)] = i + 1
                 w = i
         if w == i:
+            charge_lost(CS, CAT, PCS, CL, cap, i)
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_NEXT_T)] = BIG
             CS[U(b + L.CS_GRANTED)] = 1
@@ -552,14 +578,15 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             CS[U(b + L.CS_NEXT_T)] = tmin + 1
             cat = L.C_TCDM if res < 32 else L.C_FPU_STRUCT
             pslot = CS[U(b + L.CS_PARK_SLOT)]
-            CAT[U(i * L.NCAT + cat)] += 1
-            PCS[U((i * cap + pslot) * L.NPS + L.PS_STALL + cat)] += 1
+            if res < 32:
+                CS[U(b + L.CS_LOST)] += 1
+                CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
+            else:
+                CAT[U(i * L.NCAT + cat)] += 1
+                PCS[U((i * cap + pslot) * L.NPS + L.PS_STALL + cat)] += 1
             if tracing:
                 trace_run(TR, CL, CS, i, tmin, 1, cat, pslot, code[U(pslot * L.NF + L.F_SYM)])
-            if res < 32:
-                CL[U(L.L_CONF + i * 32 + res)] += 1
-                CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
-                if tracing:
+                if res < 32:
                     D.trace_event(TR, CL, L.TR_CONFLICT, i, tmin, res, w)
     CL[U(L.L_RELEASED)] = released
     # the horizon of a core this round released alone: the cores outside the group, and the

@@ -89,6 +89,7 @@ PS_STALL = 1      # + category
 CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the guest)
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
+CS_LOST = 91        # bank arbitrations lost at the current park, not yet charged (charge_lost)
 NCS = 96
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2

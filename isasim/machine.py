@@ -739,6 +739,7 @@ class Machine:
     def _result(self) -> RunResult:
         cfg = self.config
         n = cfg.cores
+        engine.charge_all_lost(self.CS, self.CAT, self.PCS, self.CL, self._cap, n)
         ns = len(self.slot_pc)
         pcs = self.PCS.reshape(n, self._cap, L.NPS)[:, :ns]
         # the profile keeps the instructions that were issued or charged a stall
