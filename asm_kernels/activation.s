@@ -1,4 +1,5 @@
-# Activation kernels with their own math, fp32 (PULP-TrainLib B.7 sigmoid; element-wise product).
+# Activation kernels with their own math, fp32 (PULP-TrainLib pulp_act_fp32.c sigmoid; element-wise
+# product).
 #
 #   sigmoid_fw      y  = 1 / (1 + exp(-x))
 #   sigmoid_bw      dx = dy * y * (1 - y)                (y: the forward OUTPUT)

@@ -1,4 +1,5 @@
-# Element-wise kernels, fp32 (PULP-TrainLib B.7 activations, B.9 residual add, buffer helpers).
+# Element-wise kernels, fp32 (PULP-TrainLib pulp_act_fp32.c, pulp_residual_fp32.c add, buffer
+# helpers).
 #
 #   relu_fw         y  = x > 0 ? x : 0
 #   relu_bw         dx = x > 0 ? dy : 0                 (x: the forward INPUT)

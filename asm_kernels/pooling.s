@@ -1,4 +1,5 @@
-# Max and average pooling, forward and backward, fp32, CHW (PULP-TrainLib B.6, with padding).
+# Max and average pooling, forward and backward, fp32, CHW (PULP-TrainLib pulp_pooling_fp32.c, with
+# padding).
 #
 #   window (ho, wo) = rows ho*sh - pt .. + Hk-1, columns wo*sw - pl .. + Wk-1, clipped to the
 #   image; bottom / right padding is implied by Ho, Wo.

@@ -2,7 +2,7 @@
 #
 #   blocktranspose:  bt[ci][co][i] = W[co][ci][HkWk-1 - i]   (W is Co x Ci x HkWk)
 #       the Conv2D input-gradient weights: Ci and Co swapped and every Hk x Wk kernel flipped
-#       (PULP-TrainLib B.2 pulp_blocktransp_fp32).
+#       (PULP-TrainLib pulp_blocktransp_fp32).
 #   transpose:       dst[j][i] = src[i][j]                    (src is R x C, dst is C x R)
 #
 # Scheduling: both split the destination over the cores in contiguous whole units — kernels

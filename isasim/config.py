@@ -30,7 +30,7 @@ class ClusterConfig:
     cores: int = 8
     cluster_id: int = 0
     xpulp: str = "xpulpv2"
-    # memory map (PULP, xpulp-spec C.1)
+    # memory map (gvsoc-pulp pulp_open/cluster.json, soc.json)
     tcdm_base: int = 0x1000_0000
     tcdm_size: int = 64 * KiB
     tcdm_banks: int = 16
@@ -41,7 +41,7 @@ class ClusterConfig:
     simdev_base: int = 0x1A11_0000
     stack_size: int = 1 * KiB
     stack_in: str = "tcdm"
-    # core timing (RI5CY / CV32E40P, xpulp-spec B.1, E.4)
+    # core timing (RI5CY / CV32E40P manual, pipeline.rst)
     branch_penalty: int = 2
     jump_penalty: int = 1
     jalr_dep_penalty: int = 1
@@ -54,7 +54,7 @@ class ClusterConfig:
     misaligned_penalty: int = 1
     misaligned: str = "support"
     fs_reset: int = 3
-    # cluster (xpulp-spec B.3, C)
+    # cluster (gvsoc-pulp pulp_open, pcer_v2.h)
     conflict_policy: str = "round_robin"
     l2_latency: int = 10
     l2_store_latency: int = 10
@@ -130,7 +130,8 @@ class ClusterConfig:
             # earliest; a zero-cycle wait would wake the core before it went to sleep
             raise ConfigError("barrier_req_latency + barrier_wakeup_latency must be at least 1")
         if self.dma_bandwidth not in (1, 2, 4, 8):
-            # a beat uses the DMA's two 32-bit TCDM ports (xpulp-spec C.4): a wider beat, or
+            # a beat uses the DMA's two 32-bit TCDM ports (gvsoc-pulp mchan_v7_impl.cpp): a wider
+            # beat, or
             # one of 3, 5, 6 or 7 bytes (which straddles words), would touch banks that were
             # never arbitrated
             raise ConfigError(f"dma_bandwidth must be 1, 2, 4 or 8 bytes per cycle, got "

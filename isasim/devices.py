@@ -18,7 +18,8 @@ window and returns ``(value, status)``:
 * ``DEV_RETRY``   not done: the DMA's command queue is full; the core tries the same access
                   again in the next cycle (mchan holds the request until a transfer completes).
 
-Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
+Devices (PULP addresses from gvsoc-pulp ``pulp_open/soc.json``, ``archi/eu_v3.h`` and
+``mchan_v7_impl.cpp``; per-core demux windows):
 
 * event unit, per-core view at ``eu_demux`` (0x10204000): 0x00 EVT_MASK (r/w), 0x04 MASK_AND,
   0x08 MASK_OR, 0x1C BUFFER (r), 0x20 BUFFER_MASKED (r), 0x28 BUFFER_CLEAR (w),
@@ -33,7 +34,8 @@ Devices (PULP addresses from xpulp-spec.md C.1/C.4/C.6; per-core demux windows):
   external address, and for 2-D the line length and the external stride; 0x4 STATUS — a read
   gives the mask of busy ids, a write frees ids.  Transfers run one at a time at
   ``dma_bandwidth`` bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is
-  arbitrated with the cores.  Queues as in mchan v7 (xpulp-spec C.4): a complete command enters
+  arbitrated with the cores.  Queues as in mchan v7 (gvsoc-pulp mchan_v7_impl.cpp): a complete
+  command enters
   its core's queue (depth 2), from which it moves to the global queue (depth 8, ahead of the
   transfer in progress) as soon as there is room, the cores' queues taking turns (round robin)
   when several wait.  A write to CMD while the core's queue is full, and a CMD read (or a

@@ -1,4 +1,5 @@
-"""Xpulp / CORE-V integer operations that need more than one line (xpulp-spec A.4, A.5).
+"""Xpulp / CORE-V integer operations that need more than one line (PULP binutils riscv-opc.c,
+CV32E40P v2 manual).
 
 Values are 32-bit patterns held in int64 (0..2**32-1).  Every function is a numba njit so the
 compiled loop can call it; they are kept here, apart from the loop, because each one is a small

@@ -15,8 +15,8 @@ from isasim.machine import Machine
 from isasim.result import RunResult
 from toolchain.asm import assemble
 
-EU = 0x10204000        # event unit, per-core demux (xpulp-spec C.6)
-DMA = 0x10204400       # cluster DMA, per-core demux (C.4)
+EU = 0x10204000        # event unit, per-core demux (gvsoc-pulp archi/eu_v3.h)
+DMA = 0x10204400       # cluster DMA, per-core demux (gvsoc-pulp pulp_open/soc.json)
 EXIT = """
     li a7, 93
     li a0, 0

@@ -1,4 +1,4 @@
-"""Hardware barrier with skewed arrivals: the GVSoC event-unit timing of xpulp-spec C.6.
+"""Hardware barrier with skewed arrivals: GVSoC's event-unit timing (eu_v3_impl.cpp).
 
 A ``p.elw`` on TRIGGER_WAIT_CLEAR marks the core arrived and puts it to sleep; when the last
 core of the trigger mask arrives, every core of the target mask is woken.  GVSoC charges the

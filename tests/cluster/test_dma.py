@@ -1,6 +1,7 @@
 """Cluster DMA: 2-D transfers, their timing, their bank traffic, and polling its status.
 
-Timing model (isasim.devices, xpulp-spec C.4): the first data beat comes ``dma_setup_cycles``
+Timing model (isasim.devices, gvsoc-pulp mchan_v7_impl.cpp): the first data beat comes
+``dma_setup_cycles``
 idle cycles after the cycle of the command's last word; then one beat per cycle of
 ``dma_bandwidth`` bytes (8: mchan's two 32-bit TCDM ports), so a transfer of B bytes takes
 setup + 1 + B / bandwidth cycles from its last command word to its completion event.

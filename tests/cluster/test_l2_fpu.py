@@ -1,4 +1,5 @@
-"""L2 latency and the shared FPUs: hand-computed cycle counts (xpulp-spec C.3, C.7, B.2)."""
+"""L2 latency and the shared FPUs: hand-computed cycle counts (gvsoc-pulp pulp_open/cluster.py,
+cluster.json)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_l2_accesses_cost_the_configured_latency(config, overrides, load_lat, st
     load-use stalls (the first sw uses the last loaded t1, addi uses t2):
     cycles = 2 (la) + 9 (1 + L) + 3 (1 + S) + 2 + 1 (addi) + 3 (exit) = 20 + 9 L + 3 S
     (140 for pulp-open's 10 / 10, 68 for gvsoc-2022's 4 / 4).  L2 has no bank model
-    (infinite bandwidth, C.3), so 8 cores doing this at once each take the same time."""
+    (infinite bandwidth, as GVSoC's L2), so 8 cores doing this at once each take the same time."""
     r, _ = run_asm(L2_PROGRAM, config, **overrides)
     n = r.ncores
     assert r.cycles.tolist() == [20 + 9 * load_lat + 3 * store_lat] * n

@@ -4,7 +4,8 @@ The engine runs each core ahead on its own and parks it at shared accesses (``is
 The reference here does what the rules say in the plainest way: a loop over cycles, in which
 every core whose next instruction can issue does so, the TCDM requests of the cycle are
 arbitrated bank by bank (round robin, FIFO or none), winners perform their access and losers
-retry in the next cycle.  Its rules (xpulp-spec B.1, C.2; the README's choices):
+retry in the next cycle.  Its rules (CV32E40P manual pipeline.rst; cluster_interconnect
+rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
 
 * an instruction issues when its sources are ready: an ALU result the next cycle, a loaded
   value one cycle later (load-use, charged ``load_use``);

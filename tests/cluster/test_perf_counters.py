@@ -2,8 +2,9 @@
 
 The guest configures the counters like ``pi_perf_conf`` / ``pi_perf_reset`` / ``pi_perf_start``
 (PCER, a write to PCCR31 which sets every counter, PCMR), runs a region, stops them, and reads
-all 21 RI5CY events into registers; the test compares them with ``RunResult.perf`` (xpulp-spec
-B.3).  Only instructions that cause no event run outside the region, so every event counter
+all 21 RI5CY events into registers; the test compares them with ``RunResult.perf`` (gvsoc-core
+archi/riscv/pcer_v2.h).  Only instructions that cause no event run outside the region, so every
+event counter
 must be equal, and CYCLES / INSTR differ by the hand-counted instructions outside it.
 """
 

@@ -21,8 +21,8 @@ def test_the_three_presets_exist_and_validate():
 
 
 def test_pulp_open_is_the_rtl_cluster():
-    """xpulp-spec C.1, C.2, E.4: 8 cores, 64 KiB TCDM in 16 word-interleaved banks, round-robin
-    arbitration, RI5CY timing (mul 1, taken branch +2, jump +1), barrier 6 + 2, DMA 8 B/cycle."""
+    """gvsoc-pulp pulp_open/cluster.json and the pulp_cluster RTL: 8 cores, 64 KiB TCDM in 16
+    word-interleaved banks, round-robin arbitration, RI5CY timing (mul 1, taken branch +2, jump +1), barrier 6 + 2, DMA 8 B/cycle."""
     cfg = load_config("pulp-open")
     assert (cfg.cores, cfg.tcdm_size, cfg.tcdm_banks) == (8, 64 * 1024, 16)
     assert cfg.conflict_policy == "round_robin"
@@ -32,8 +32,9 @@ def test_pulp_open_is_the_rtl_cluster():
 
 
 def test_gvsoc_2022_is_the_papers_simulator():
-    """xpulp-spec B.2 (the 2021/22 GVSoC, class Riscy): load-use 1, mul result latency 2, taken
-    branch +2, jump +1, fdiv 9, no FPU contention; C.2: FIFO bank conflicts."""
+    """archived pulp-platform/gvsoc isa_pulp_gen.py (class Riscy): load-use 1, mul result latency
+    2, taken branch +2, jump +1, fdiv 9, no FPU contention; FIFO bank conflicts (its
+    docs/timing_models.rst)."""
     cfg = load_config("gvsoc-2022")
     assert (cfg.mul_latency, cfg.load_latency, cfg.branch_penalty, cfg.jump_penalty) == (2, 1, 2, 1)
     assert cfg.fdiv_latency == 9 and cfg.conflict_policy == "fifo"

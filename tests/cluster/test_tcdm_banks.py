@@ -2,7 +2,8 @@
 
 Every core runs the same straight-line program (no branches, no compressed code), so all cores
 reach their first load in the same cycle and the counts below follow from the arbitration rule
-alone (xpulp-spec C.2): a lost arbitration costs one ``tcdm_conflict`` cycle and a retry.
+alone (cluster_interconnect xbar.sv): a lost arbitration costs one ``tcdm_conflict`` cycle and a
+retry.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def test_eight_cores_on_one_bank_get_one_eighth_each(policy):
 
 
 def test_eight_cores_on_one_bank_with_policy_none_never_conflict():
-    """Policy none (GVSoC HEAD, C.2 caveat): infinite bank bandwidth, every core runs as if
+    """Policy none (GVSoC HEAD since gvsoc-core 85b3198b): infinite bank bandwidth, every core runs
+    as if
     alone: T0 + K loads + 3 exit instructions = 4 + 16 + 3 = 23 cycles, no conflicts."""
     r, _ = run_asm(ONE_BANK, conflict_policy="none")
     assert r.category("tcdm_conflict").sum() == 0

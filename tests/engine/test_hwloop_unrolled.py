@@ -4,7 +4,8 @@ Random bodies (ALU, mul/div, MAC, loads, stores, post-increment loads, FP) in on
 nested ones, in both Xpulp families, are compared with the same instructions unrolled, each
 setup replaced by a ``nop`` (a setup takes one issue cycle and may hide a load-use stall, as a
 nop does).  With
-a zero-cycle back edge (xpulp-spec A.2, B.1) registers, memory, cycles and every stall category
+a zero-cycle back edge (CV32E40P manual, corev_hw_loop.rst and pipeline.rst) registers, memory,
+cycles and every stall category
 must agree, so this checks the loop-end logic (loop 0 first, nested counts, the end being the
 last body instruction in Xpulpv2 and the address after it in CORE-V) against the plain path.
 """

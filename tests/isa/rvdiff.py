@@ -18,7 +18,7 @@ Branches and jumps only go forward, so every stream ends.  The end is Spike's HT
 (store 1 to ``tohost``), which isasim and Spike both stop on; Unicorn is simply stopped at that
 address.  ``x26``/``x27`` are not compared (the end sequence writes them).
 
-Reference quirks this code knows about (``shared/reference/references-and-speed.md`` 5.1, 5.2):
+Reference quirks this code knows about (observed with Unicorn 2.1.4 and pyspike from PyPI):
 Unicorn starts with ``mstatus.FS`` off (the stream's prologue turns it on, which every
 simulator needs) and gets ``fmin``/``fmax`` with a signalling-NaN operand wrong, so a stream
 whose ``fmin``/``fmax`` meets an sNaN is skipped for Unicorn (``UnicornSkip``).

@@ -2,7 +2,8 @@
 
 ``programs/<name>.s`` runs on the simulator; ``programs/<name>.exp`` (OpenTitan OTBN style) says
 what must hold afterwards.  The expected values come from the specifications (RISC-V
-unprivileged/privileged ISA, IEEE 754, ``shared/reference/xpulp-spec.md`` section A), each with a
+unprivileged/privileged ISA, IEEE 754, PULP binutils' ``riscv-opc.c``, the CV32E40P manual), each
+with a
 comment saying why; they were not produced by running isasim.  ``.exp`` syntax, one item a line,
 ``#`` starts a comment::
 

@@ -1,6 +1,7 @@
 """The depthwise kernels (mm_dw family) against numpy, and their committed cycle counts.
 
-Reference: the per-channel dot products of PULP-TrainLib's A.3 written out in float64,
+Reference: the per-channel dot products of PULP-TrainLib's mm_dw kernels
+(lib/sources/pulp_matmul_fp32.c) written out in float64,
 ``C[k, j] = sum_t w[k, t] * B[j, k, t]`` with ``w`` the channel's weights (reversed for the
 in-grad kernels).  Tolerance: the standard bound for an fp32 dot product of length ``ker``,
 ``(ker + 1) * eps * sum_t |w[k, t] * B[j, k, t]|``, which any summation order meets and any

@@ -1,6 +1,6 @@
 """im2row / im2row_ig against numpy, the Conv2D steps they feed, and their cycle counts.
 
-References, written from the definitions (PULP-TrainLib B.2 row layout):
+References, written from the definitions (PULP-TrainLib lib/sources/pulp_im2col_fp32.c row layout):
 
 * im2row: ``buf[ho*Wo + wo, c*Hk*Wk + hk*Wk + wk] = X[c, ho*sh - pt + hk, wo*sw - pl + wk]``, 0
   outside the image;

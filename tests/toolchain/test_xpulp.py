@@ -1,7 +1,9 @@
-"""The Xpulp tables (xpulpv2.toml, xcorev.toml) against xpulp-spec.md and llvm-mc-19.
+"""The Xpulp tables (xpulpv2.toml, xcorev.toml) against their primary sources and llvm-mc-19.
 
 Expected words and MATCH/MASK values below are typed in from
-/work/shared/reference/xpulp-spec.md (tables A.2-A.6 and section D), not computed from the table.
+PULP binutils (pulp-platform/pulp-riscv-binutils-gdb ``include/opcode/riscv-opc.h``), the
+CV32E40P v2 manual (``docs/source/instruction_set_extensions.rst``), llvm-mc-19 output and GNU
+binutils' ``gas/testsuite/gas/riscv/cv-*.d``; not computed from the table.
 """
 
 import shutil
@@ -33,7 +35,7 @@ def _family_entries(family):
     return [e for e in load_isa(family).entries if e.family == family]
 
 
-# ---- A.6 worked encodings ----------------------------------------------------------------------
+# ---- worked encodings (PULP binutils MATCH values, llvm-mc-19) ---------------------------------
 # (PULP text, PULP word, PULP entry, its field values,
 #  CV text, CV word, CV entry, its field values,
 #  what LLVM 19 decodes the PULP word as: our corev entry name, or None for "unknown" / SIMD)
@@ -112,7 +114,7 @@ def test_a6_cross_family(row):
         assert under_pulp is None or under_pulp.entry.op != cv.entry.op
 
 
-# cv.* words section D and A.6 quote from llvm-mc-19 and the GNU CORE-V tests (no tool needed)
+# cv.* words as llvm-mc-19 and the GNU CORE-V tests (cv-*.d) give them (no tool needed)
 SECTION_D = [
     ("cv.lw a0, (a1), 4", 0x0045A50B), ("cv.lw t0, (t2), -2048", 0x8003A28B),
     ("cv.lw a0, (a1), a2", 0x04C5B52B), ("cv.lw a0, a2(a1)", 0x0CC5B52B),
@@ -153,7 +155,7 @@ def test_a6_disassembly_text():
     assert disassemble_word(cv, 0x0643462B, pc=0x100) == "cv.setupi 0,100,0x118"
 
 
-# ---- Xpulpv2 MATCH / MASK (tables A.2-A.5, PULP binutils) -------------------------------------
+# ---- Xpulpv2 MATCH / MASK (PULP binutils include/opcode/riscv-opc.h) --------------------------
 _R, _R1, _BI, _I = 0xFE00707F, 0xFFF0707F, 0xC000707F, 0x707F
 PULP_MATCH = {
     ("lp.starti", ""): (0x0007B, 0x000FF07F),
@@ -222,10 +224,10 @@ for _i, _v in enumerate(["u", "hhu", "s", "hhs"]):
     PULP_MATCH[(f"p.mac{_v}rn", "")] = (_f2 | 0x505B, _BI)
     PULP_MATCH[(f"p.mul{_v}", "alias")] = (_f2 | 0x005B, _R)
     PULP_MATCH[(f"p.mac{_v}", "alias")] = (_f2 | 0x105B, _R)
-# A.5: p.mul, p.mulh*, p.div*, p.rem* are the RV32M encodings (OP, funct7 0000001)
+# p.mul, p.mulh*, p.div*, p.rem* are the RV32M encodings (OP, funct7 0000001; riscv-opc.c)
 for _i, _n in enumerate(["mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"]):
     PULP_MATCH[(f"p.{_n}", "alias")] = (0x02000033 | _i << 12, _R)
-# memory forms: (b, bu, h, hu, w) as in A.3
+# memory forms: (b, bu, h, hu, w) as in riscv-opc.h
 for _s, _m in zip(["b", "bu", "h", "hu", "w"], [0x0, 0x4, 0x1, 0x5, 0x2], strict=True):
     PULP_MATCH[(f"p.l{_s}", "rd, imm12(rs1!)")] = (_m << 12 | 0x0B, _I)
     PULP_MATCH[(f"p.l{_s}", "rd, rs2(rs1!)")] = (_m << 28 | 0x700B, _R)
@@ -362,7 +364,7 @@ def test_other_family_mnemonic_is_named(family, line, other):
 
 
 def test_pulp_rv32m_aliases():
-    """p.mul, p.mulh*, p.div*, p.rem* are the RV32M words (A.5) and disassemble as RV32M."""
+    """p.mul, p.mulh*, p.div*, p.rem* are the RV32M words and disassemble as RV32M."""
     isa = load_isa("xpulpv2")
     for n in ("mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"):
         m, word = _assemble(isa, f"p.{n} a0, a1, a2")
@@ -480,7 +482,8 @@ def _cv_lines():
     return out
 
 
-# Hardware-loop layouts as the spec gives them (A.2.1, A.2.2): operand shape and funct3/funct4.
+# Hardware-loop layouts as PULP binutils and the CV32E40P v2 manual give them: operand shape and
+# funct3/funct4.
 PULP_HWLOOP = {"lp.starti": ("off", 0), "lp.endi": ("off", 1), "lp.count": ("reg", 2),
                "lp.counti": ("cnt", 3), "lp.setup": ("reg,off", 4), "lp.setupi": ("cnt,off5", 5)}
 CV_HWLOOP = {"cv.starti": ("off", 0), "cv.start": ("reg", 1), "cv.endi": ("off", 2),

@@ -1,6 +1,7 @@
 # CORE-V (cv.*) add/sub with normalisation (arithmetic / logical shift, rounding), immediate and
 # register forms (register forms: (rD op rs1) >> rs2[4:0]).
-# Expected values (xpulp-spec.md A.4/A.5) are in corev_addn.exp, one word of `out` per case.
+# Expected values (CV32E40P v2 manual, instruction_set_extensions.rst) are in corev_addn.exp, one
+# word of `out` per case.
     .option norvc
     .text
     .globl _start

@@ -1,6 +1,7 @@
 # CORE-V (cv.*) abs, set-less-or-equal, min/max, rotate, bit counting (ff1, fl1, clb, cnt), sign/zero
 # extension and clip.
-# Expected values (xpulp-spec.md A.4/A.5) are in corev_alu.exp, one word of `out` per case.
+# Expected values (CV32E40P v2 manual, instruction_set_extensions.rst) are in corev_alu.exp, one
+# word of `out` per case.
     .option norvc
     .text
     .globl _start

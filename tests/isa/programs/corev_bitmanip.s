@@ -1,6 +1,7 @@
 # CORE-V (cv.*) bit-field extract / insert / clear / set, immediate and register forms
 # (register forms: length-1 in rs2[9:5], position in rs2[4:0]).
-# Expected values (xpulp-spec.md A.4/A.5) are in corev_bitmanip.exp, one word of `out` per case.
+# Expected values (CV32E40P v2 manual, instruction_set_extensions.rst) are in corev_bitmanip.exp,
+# one word of `out` per case.
     .option norvc
     .text
     .globl _start

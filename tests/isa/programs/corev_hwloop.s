@@ -1,4 +1,5 @@
-# CORE-V hardware loops (xpulp-spec.md A.2.2): cv.setupi / cv.setup / cv.starti / cv.start /
+# CORE-V hardware loops (CV32E40P v2 corev_hw_loop.rst): cv.setupi / cv.setup / cv.starti /
+# cv.start /
 # cv.endi / cv.end / cv.counti / cv.count, the end label AFTER the last body instruction,
 # nesting (loop 0 inner, outer end >= inner end + 8), count 0 = inactive, the read-only loop
 # CSRs 0xCC0..0xCC6 (lpend shows the address after the body), a short body (warning).

@@ -1,6 +1,7 @@
 # CORE-V (cv.*) 32-bit multiply-accumulate (mac, msu) and the 16x16 multiply / multiply-accumulate
 # family with normalisation and rounding, low and high half-words, signed and unsigned.
-# Expected values (xpulp-spec.md A.4/A.5) are in corev_mac.exp, one word of `out` per case.
+# Expected values (CV32E40P v2 manual, instruction_set_extensions.rst) are in corev_mac.exp, one
+# word of `out` per case.
     .option norvc
     .text
     .globl _start

@@ -1,4 +1,4 @@
-# CORE-V loads and stores (xpulp-spec.md A.3): cv.lX rd, (rs1), imm / cv.lX rd, (rs1), rs2
+# CORE-V loads and stores (CV32E40P v2 manual): cv.lX rd, (rs1), imm / cv.lX rd, (rs1), rs2
 # (post-increment), cv.lX rd, rs2(rs1) (register offset), the same store forms, cv.elw, and a
 # CSR write to the read-only loop CSRs being an illegal instruction (trapped here).
     .option norvc

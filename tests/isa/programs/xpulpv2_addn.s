@@ -1,6 +1,7 @@
 # Xpulpv2 add/sub with normalisation (arithmetic / logical shift, rounding), immediate and
 # register forms (register forms: (rD op rs1) >> rs2[4:0]).
-# Expected values (xpulp-spec.md A.4/A.5) are in xpulpv2_addn.exp, one word of `out` per case.
+# Expected values (PULP binutils opcodes/riscv-opc.c; RI5CY user manual, ALU instructions) are in
+# xpulpv2_addn.exp, one word of `out` per case.
     .option norvc
     .text
     .globl _start

@@ -1,6 +1,7 @@
 # Xpulpv2 abs, set-less-or-equal, min/max, rotate, bit counting (ff1, fl1, clb, cnt), sign/zero
 # extension and clip.
-# Expected values (xpulp-spec.md A.4/A.5) are in xpulpv2_alu.exp, one word of `out` per case.
+# Expected values (PULP binutils opcodes/riscv-opc.c; RI5CY user manual, ALU instructions) are in
+# xpulpv2_alu.exp, one word of `out` per case.
     .option norvc
     .text
     .globl _start

@@ -1,6 +1,7 @@
 # Xpulpv2 bit-field extract / insert / clear / set, immediate and register forms
 # (register forms: length-1 in rs2[9:5], position in rs2[4:0]).
-# Expected values (xpulp-spec.md A.4/A.5) are in xpulpv2_bitmanip.exp, one word of `out` per case.
+# Expected values (PULP binutils opcodes/riscv-opc.c; RI5CY user manual, bit-manipulation
+# instructions) are in xpulpv2_bitmanip.exp, one word of `out` per case.
     .option norvc
     .text
     .globl _start

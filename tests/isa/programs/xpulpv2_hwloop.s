@@ -1,4 +1,4 @@
-# Xpulpv2 hardware loops (xpulp-spec.md A.2.1): lp.setupi / lp.setup / lp.starti / lp.endi /
+# Xpulpv2 hardware loops (PULP binutils riscv-opc.c): lp.setupi / lp.setup / lp.starti / lp.endi /
 # lp.count / lp.counti, the end label on the LAST body instruction, nesting with distinct and
 # with equal end addresses (loop 0 inner), count 0 = inactive (body runs once), a compressed
 # last instruction, a one-instruction body, and the loop CSRs 0x7C0..0x7C6 read and written.

@@ -1,6 +1,7 @@
 # Xpulpv2 32-bit multiply-accumulate (mac, msu) and the 16x16 multiply / multiply-accumulate
 # family with normalisation and rounding, low and high half-words, signed and unsigned.
-# Expected values (xpulp-spec.md A.4/A.5) are in xpulpv2_mac.exp, one word of `out` per case.
+# Expected values (PULP binutils opcodes/riscv-opc.c; RI5CY user manual, Xpulp MAC instructions)
+# are in xpulpv2_mac.exp, one word of `out` per case.
     .option norvc
     .text
     .globl _start

@@ -1,4 +1,5 @@
-# Xpulpv2 loads and stores (xpulp-spec.md A.3): post-increment by immediate (p.lX rd, imm(rs1!)),
+# Xpulpv2 loads and stores (PULP binutils riscv-opc.c): post-increment by immediate (p.lX rd,
+# imm(rs1!)),
 # post-increment by register (p.lX rd, rs2(rs1!)), register offset (p.lX rd, rs2(rs1)), the
 # same three store forms, p.elw, and a post-increment load with rd == rs1 (the loaded value
 # wins and the simulator warns).  The access always uses the old base.
