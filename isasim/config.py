@@ -130,8 +130,7 @@ class ClusterConfig:
             # earliest; a zero-cycle wait would wake the core before it went to sleep
             raise ConfigError("barrier_req_latency + barrier_wakeup_latency must be at least 1")
         if self.dma_bandwidth not in (1, 2, 4, 8):
-            # a beat uses the DMA's two 32-bit TCDM ports (gvsoc-pulp mchan_v7_impl.cpp): a wider
-            # beat, or
+            # a beat uses the DMA's two 32-bit TCDM ports (mchan_v7_impl.cpp): a wider beat, or
             # one of 3, 5, 6 or 7 bytes (which straddles words), would touch banks that were
             # never arbitrated
             raise ConfigError(f"dma_bandwidth must be 1, 2, 4 or 8 bytes per cycle, got "
