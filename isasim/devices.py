@@ -35,8 +35,8 @@ Devices (PULP addresses from gvsoc-pulp ``pulp_open/soc.json``, ``archi/eu_v3.h`
   gives the mask of busy ids, a write frees ids.  Transfers run one at a time at
   ``dma_bandwidth`` bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is
   arbitrated with the cores.  Queues as in mchan v7 (gvsoc-pulp mchan_v7_impl.cpp): a complete
-  command enters its core's queue (depth 2), from which it moves to the global queue (depth 8, ahead of the
-  transfer in progress) as soon as there is room, the cores' queues taking turns (round robin)
+  command enters its core's queue (depth 2), from which it moves to the global queue (depth 8,
+  ahead of the transfer in progress) as soon as there is room, the cores' queues taking turns (round robin)
   when several wait.  A write to CMD while the core's queue is full, and a CMD read (or a
   command without one) while all 16 transfer ids are busy, is not done: the core retries it
   each cycle, charged to ``dma_wait``, as mchan stalls the core until there is room.
