@@ -10,11 +10,11 @@ category split into the multiply-adds (fmadd/fmul, the only cycles that do a MAC
 instructions (loads, pointer bumps, stores, set-up).  8 x the MAC share is the MAC/cycle, so
 the other columns are the whole gap to the peak of 8.
 
-Shapes (the DS-CNN of PULP-TrainLib's paper branch, tools/AutoTuner/tiling_utils.py, batch 1,
-MM convention C[N x M] = A[N x K] . B[K x M] of pulp_train_utils_fp32.h): conv1 is Cin=1, 8x34
-input, 4x10 kernel, Cout=64 (output 5x25: M=125 pixels, K=40); pw is 64 -> 64 channels on
-5x5; fc is 640 -> 32.  Forward (FW), weight gradient (WG, B = the transposed input, stored M x K) and input gradient (IG).
-Shapes whose three operands do not fit in 64 KiB of TCDM next to the stacks run with a
+Shapes (the DS-CNN of PULP-TrainLib's paper branch, tools/AutoTuner/tiling_utils.py, batch 1, MM
+convention C[N x M] = A[N x K] . B[K x M] of pulp_train_utils_fp32.h): conv1 is Cin=1, 8x34 input,
+4x10 kernel, Cout=64 (output 5x25: M=125 pixels, K=40); pw is 64 -> 64 channels on 5x5; fc is 640 ->
+32.  Forward (FW), weight gradient (WG, B = the transposed input, stored M x K) and input gradient
+(IG). Shapes whose three operands do not fit in 64 KiB of TCDM next to the stacks run with a
 128 KiB TCDM (the L1 size of PULP-TrainLib's ResNet test configuration), marked "L1 128K".
 """
 

@@ -32,14 +32,14 @@ Devices (PULP addresses from gvsoc-pulp ``pulp_open/soc.json``, ``archi/eu_v3.h`
   allocates a transfer id; writes push, in order, the command word (length bits 16..0, bit 17
   L2->TCDM, bit 18 incremental, bit 19 2-D, bit 20 event on completion), the TCDM address, the
   external address, and for 2-D the line length and the external stride; 0x4 STATUS — a read
-  gives the mask of busy ids, a write frees ids.  Transfers run one at a time at
-  ``dma_bandwidth`` bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is
-  arbitrated with the cores.  Queues as in mchan v7 (gvsoc-pulp mchan_v7_impl.cpp): a complete
-  command enters its core's queue (depth 2), from which it moves to the global queue (depth 8,
-  ahead of the transfer in progress) as soon as there is room, the cores' queues taking turns (round robin)
-  when several wait.  A write to CMD while the core's queue is full, and a CMD read (or a
-  command without one) while all 16 transfer ids are busy, is not done: the core retries it
-  each cycle, charged to ``dma_wait``, as mchan stalls the core until there is room.
+  gives the mask of busy ids, a write frees ids.  Transfers run one at a time at ``dma_bandwidth``
+  bytes per cycle after ``dma_setup_cycles``, and every TCDM beat is arbitrated with the cores.
+  Queues as in mchan v7 (gvsoc-pulp mchan_v7_impl.cpp): a complete command enters its core's queue
+  (depth 2), from which it moves to the global queue (depth 8, ahead of the transfer in progress) as
+  soon as there is room, the cores' queues taking turns (round robin) when several wait.  A write to
+  CMD while the core's queue is full, and a CMD read (or a command without one) while all 16
+  transfer ids are busy, is not done: the core retries it each cycle, charged to ``dma_wait``, as
+  mchan stalls the core until there is room.
   Each command word is checked when it is written (length and 2-D line length non-zero and
   multiples of 4, TCDM address word aligned and the TCDM side inside the TCDM, the external
   side inside L2 / RAM), so a bad transfer ends the run at the store that asked for it.
