@@ -1,0 +1,129 @@
+"""One core's pipeline timing, rule by rule, against hand counts.
+
+Each case is a few instructions on one core whose stall cycles follow from one rule of the
+CV32E40P user manual ("Pipeline Details", cycle counts per instruction type and hazards) or of
+GVSoC's model of it, as ``docs/cycle-model.md`` lists them; the expected counts are derived in
+the comments from the preset's numbers, never taken from a run.  Every run also satisfies the
+cycle invariant (categories + issued instructions = cycles, checked by ``run_asm``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cluster.common import EXIT, run_asm
+
+HEAD = """
+    .text
+    .globl _start
+_start:
+    la s0, buf
+"""
+DATA = """
+    .section .l1, "aw"
+    .p2align 2
+buf: .word 7, 8, 9, 10
+"""
+
+
+def stalls(body: str, config: str = "pulp-open", **overrides) -> dict[str, int]:
+    """Core 0's stall cycles per category for HEAD + body + EXIT on one core."""
+    r, _ = run_asm(HEAD + body + EXIT + DATA, config, cores=1, **overrides)
+    assert r.status == "exited"
+    return {name: int(r.category(name)[0]) for name in
+            ("load_use", "branch", "jump", "muldiv", "fpu_dep", "misaligned", "ext_mem")}
+
+
+def only(**expected) -> dict[str, int]:
+    out = dict.fromkeys(("load_use", "branch", "jump", "muldiv", "fpu_dep", "misaligned",
+                         "ext_mem"), 0)
+    out.update(expected)
+    return out
+
+
+@pytest.mark.parametrize(("config", "overrides", "stall"),
+                         [("pulp-open", {}, 1), ("gvsoc-2022", {}, 1),
+                          ("pulp-open", {"load_latency": 3}, 3)])
+def test_load_use(config, overrides, stall):
+    """A load's value is usable load_latency cycles after the next issue slot: the dependent
+    addi waits load_latency cycles (1 in both presets); an independent one in between hides
+    one of them."""
+    assert stalls("    lw t0, 0(s0)\n    addi t1, t0, 1\n", config,
+                  **overrides) == only(load_use=stall)
+    assert stalls("    lw t0, 0(s0)\n    nop\n    addi t1, t0, 1\n", config,
+                  **overrides) == only(load_use=stall - 1)
+
+
+def test_taken_branch_costs_branch_penalty_not_taken_nothing():
+    """Taken: +2 (3 cycles in all, the manual's table); not taken: 1 cycle."""
+    taken = "    li t0, 1\n    bnez t0, 1f\n    nop\n1:  nop\n"
+    not_taken = "    li t0, 0\n    bnez t0, 1f\n    nop\n1:  nop\n"
+    assert stalls(taken) == only(branch=2)
+    assert stalls(not_taken) == only()
+
+
+def test_jal_and_jalr_cost_jump_penalty_and_jalr_after_its_source_one_more():
+    """jal: +1 (2 cycles); jalr: +1, and +1 more when the instruction just before wrote its
+    rs1 (the manual's jalr hazard).  The la is auipc + addi: addi writes t1 right before."""
+    assert stalls("    j 1f\n    nop\n1:  nop\n") == only(jump=1)
+    assert stalls("    la t1, 1f\n    nop\n    jr t1\n    nop\n1:  nop\n") == only(jump=1)
+    assert stalls("    la t1, 1f\n    jr t1\n    nop\n1:  nop\n") == only(jump=2)
+
+
+@pytest.mark.parametrize(("config", "stall"), [("pulp-open", 0), ("gvsoc-2022", 1)])
+def test_mul_result_latency(config, stall):
+    """mul_latency 1 (RTL: single-cycle multiplier) vs 2 (GVSoC 2022): a dependent
+    instruction right after mul waits mul_latency - 1 cycles."""
+    assert stalls("    li t0, 3\n    mul t1, t0, t0\n    addi t2, t1, 1\n",
+                  config) == only(muldiv=stall)
+
+
+def test_mulh_takes_mulh_cycles_whatever_follows():
+    """mulh is 5 cycles (structural): 4 extra, even with an independent instruction after."""
+    assert stalls("    li t0, 3\n    mulh t1, t0, t0\n    nop\n") == only(muldiv=4)
+
+
+@pytest.mark.parametrize(("divisor", "op", "cycles"), [
+    (1, "divu", 31 + 3),            # clz(1) = 31: clz + 3
+    (0x40000000, "divu", 1 + 3),    # clz = 1
+    (0, "divu", 35),                # division by zero: 35
+    (-1, "div", 32 + 2),            # signed negative: clz(~d) + 2, ~(-1) = 0, clz(0) = 32
+    (-4, "rem", 30 + 2),            # ~(-4) = 3, clz(3) = 30
+])
+def test_divider_cycles_follow_the_divisor(divisor, op, cycles):
+    """The manual: 3..35 cycles depending on the divisor's leading zeros; the extra cycles
+    over the issue cycle go to muldiv."""
+    body = f"    li t0, 100\n    li t1, {divisor}\n    {op} t2, t0, t1\n"
+    assert stalls(body) == only(muldiv=cycles - 1)
+
+
+@pytest.mark.parametrize(("config", "overrides", "lat"),
+                         [("pulp-open", {}, 0), ("pulp-open", {"fpu_latency": 2}, 2)])
+def test_fpu_result_latency(config, overrides, lat):
+    """FPU_ADDMUL_LAT = 0 (the manual's default): fadd's result is usable by the next
+    instruction; with 2 pipeline registers it waits 2 cycles (fpu_dep)."""
+    body = "    fmv.w.x ft0, zero\n    fadd.s ft1, ft0, ft0\n    fadd.s ft2, ft1, ft1\n"
+    assert stalls(body, config, **overrides) == only(fpu_dep=lat)
+
+
+def test_fpu_other_latency_applies_to_moves_and_conversions():
+    """FPU_OTHERS_LAT: fmv.w.x and fcvt.w.s are both of that class, so with 3 the fcvt waits
+    3 cycles for ft0 and the addi 3 more for t0: 6 fpu_dep cycles; with 0 (default), none."""
+    body = "    fmv.w.x ft0, zero\n    fcvt.w.s t0, ft0\n    addi t1, t0, 1\n"
+    assert stalls(body) == only()
+    assert stalls(body, fpu_other_latency=3) == only(fpu_dep=6)
+
+
+@pytest.mark.parametrize(("config", "lat"), [("pulp-open", 14), ("gvsoc-2022", 9)])
+def test_fdiv_latency(config, lat):
+    """fdiv.s's result is ready fdiv_latency cycles after it issues: a dependent fadd right
+    after waits fdiv_latency - 1 cycles (14 in pulp-open: GVSoC's fpu_div; 9 in the 2022 model)."""
+    body = ("    li t0, 0x40000000\n    fmv.w.x ft0, t0\n    fdiv.s ft1, ft0, ft0\n"
+            "    fadd.s ft2, ft1, ft1\n")
+    assert stalls(body, config) == only(fpu_dep=lat - 1)
+
+
+def test_misaligned_word_costs_one_cycle():
+    """A word at an address 2 mod 4 is two accesses: +1 (misaligned)."""
+    assert stalls("    lw t0, 2(s0)\n    nop\n") == only(misaligned=1)
+    assert stalls("    lw t0, 2(s0)\n    nop\n", misaligned_penalty=0) == only()
