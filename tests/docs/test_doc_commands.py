@@ -1,11 +1,11 @@
-"""Every shell command of the README runs as written and exits with status 0.
+"""Every shell command of the README and of docs/*.md runs as written and exits with status 0.
 
-The ```sh blocks are read from README.md (a line ending in ``\\`` continues the command, ``#``
-starts a comment); each command runs in a scratch directory that links the repository's
-``docs``, ``examples`` and ``tests`` directories, so the files a command writes stay there and
-the commands that read them later find them.  ``isasim`` and ``trainlib`` are run as
-``python -m isasim.cli`` / ``python -m trainlib.cli`` with this interpreter, so the checkout's
-code is what is tested, not an installed copy.  The tuner's cache goes to the scratch directory.
+The ```sh blocks are read from README.md, then from the pages in docs/ (a line ending in ``\\``
+continues the command, ``#`` starts a comment); each command runs in a scratch directory that links
+the repository's ``docs``, ``examples`` and ``tests`` directories, so the files a command writes
+stay there and the commands that read them later find them.  ``isasim`` and ``trainlib`` are run as
+``python -m isasim.cli`` / ``python -m trainlib.cli`` with this interpreter, so the checkout's code
+is what is tested, not an installed copy.  The tuner's cache goes to the scratch directory.
 
 Commands that need a tool which is not installed (GCC for RISC-V) skip; the ones listed in
 ``SLOW`` (the first ``--translate`` of a program compiles its code for a minute or more) run only
@@ -25,6 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "cluster" / "README.md"]
 SETUP = ("pip install",)                 # the set-up commands: CI runs them (.ci/run)
 SLOW = ("--translate",)                  # substrings of the commands that take minutes
 
@@ -49,7 +50,8 @@ def commands(text: str) -> list[str]:
     return out
 
 
-TOUR = [c for c in commands(README.read_text()) if not c.startswith(SETUP)]
+TOUR = list(dict.fromkeys(c for page in PAGES for c in commands(page.read_text())
+                          if not c.startswith(SETUP)))
 
 
 def as_tested(command: str) -> str:
