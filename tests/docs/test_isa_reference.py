@@ -53,3 +53,9 @@ def test_a_new_extension_file_is_documented_without_code_changes(monkeypatch):
     assert "xnew.md" in pages and "m.md" not in pages
     assert "[`xnew`](xnew.md)" in pages["README.md"]
     assert "| `mulhu` |" in pages["xnew.md"]
+
+
+def test_every_timing_class_of_the_table_has_its_cycles_documented():
+    from toolchain.table import TIMING_CLASSES
+
+    assert set(isadoc.TIMING) == set(TIMING_CLASSES)
