@@ -263,6 +263,8 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
         invalidate_code(pcmap, CL, off, 1 << lsz)
         if stored_in_tohost(tohost, ea):
             ev = L.EV_TOHOST
+        elif watched(CL, ea, 1 << lsz):
+            ev = L.EV_WATCH
     if rk == L.RK_L2:
         pcat = L.C_EXT
         if kind == L.MEM_LOAD:
@@ -300,6 +302,12 @@ def invalidate_code(pcmap, CL, off, size):
 def stored_in_tohost(tohost, ea):
     """Did a store at ``ea`` write the HTIF ``tohost`` location (-1: the program has none)?"""
     return tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4)
+
+
+@compiled(inline=True)
+def watched(CL, ea, size):
+    """Did a store of ``size`` bytes at ``ea`` touch the debugger's watched range (L_WATCH)?"""
+    return ea < CL[U(L.L_WATCH + 1)] and ea + size > CL[U(L.L_WATCH)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,6 +462,8 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             later = ti
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
+    if tmin > max_cycles and CFG[U(L.K_PAUSE)] != 0:
+        return L.EV_PAUSE    # every core is held past the limit: Python resumes the run later
     if tmin > max_cycles:
         # every core has reached the limit (or stopped): report the first one that is past it,
         # and end every core's time where the last one stopped
@@ -989,6 +999,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if stored_in_tohost(tohost, ea):
                                 ev = L.EV_TOHOST
                                 tval = ea
+                            elif watched(CL, ea, 4):
+                                ev = L.EV_WATCH
+                                tval = ea
                             wd = L.R_SINK
             if word_tcdm:
                 pass    # performed above
@@ -1063,11 +1076,14 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if stored_in_tohost(tohost, ea):
                                 ev = L.EV_TOHOST
                                 tval = ea
+                            elif watched(CL, ea, size):
+                                ev = L.EV_WATCH
+                                tval = ea
                     else:
                         res, pen, pcat, ev, dst = exec_mem_slow(
                             c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
                             regions, mem8, mem16, mem32, pcmap, tohost)
-                        if ev == L.EV_TOHOST:
+                        if ev == L.EV_TOHOST or ev == L.EV_WATCH:
                             tval = ea
                         if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
                             links_ok = False

@@ -1,0 +1,72 @@
+"""Pausing, stepping and breakpoints leave a run's results exactly as an uninterrupted run's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from asm_kernels.runner import run_kernel
+from isasim.machine import Machine
+from isasim.runcontrol import RunControl
+
+
+def matmul(cores: int = 8):
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((9, 13)).astype(np.float32)
+    B = rng.standard_normal((13, 11)).astype(np.float32)
+    C = np.zeros((9, 11), np.float32)
+    run = run_kernel("mm_2x2_m", dict(A=A, B=B, C=C, N=9, M=11, K=13, trans_B=0,
+                                        accumulate=0), outputs=["C"], cores=cores)
+    return run
+
+
+def paused_run(stride: int):
+    """Machine.run replaced by a run paused every ``stride`` cycles."""
+    def run(self, max_cycles=None):
+        rc = RunControl(self, max_cycles)
+        while self._status == "running":
+            rc.advance(rc.now + stride)
+        return self._result()
+    return run
+
+
+def same(a, b):
+    assert list(a.result.cycles) == list(b.result.cycles)
+    assert list(a.result.instret) == list(b.result.instret)
+    assert (a.result.categories == b.result.categories).all()
+    assert (a.result.conflicts == b.result.conflicts).all()
+    np.testing.assert_array_equal(a.outputs["C"], b.outputs["C"])
+
+
+@pytest.mark.parametrize("stride", [1, 13, 250])
+def test_paused_run_equals_plain_run(monkeypatch, stride):
+    plain = matmul()
+    monkeypatch.setattr(Machine, "run", paused_run(stride))
+    same(plain, matmul())
+
+
+def test_stepping_one_core_and_breakpoints_keep_cycles(monkeypatch):
+    plain = matmul()
+    seen = []
+
+    def run(self, max_cycles=None):
+        rc = RunControl(self, max_cycles)
+        entry = self.program.symbol("mm_2x2_m")
+        rc.add_breakpoint(entry)
+        stop = rc.cont(lambda: False)
+        assert stop.kind == "break" and stop.addr == entry
+        seen.append(stop.core)
+        rc.remove_breakpoint(entry)
+        for _ in range(20):
+            before = rc.instret(3)
+            assert rc.step(3).kind == "pause"
+            assert rc.instret(3) == before + 1
+        rc.step_all()
+        while rc.cont(lambda: False).kind != "end":
+            pass
+        return self._result()
+
+    monkeypatch.setattr(Machine, "run", run)
+    same(plain, matmul())
+    assert seen and 0 <= seen[0] < 8
+
