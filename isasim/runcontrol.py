@@ -73,7 +73,13 @@ class RunControl:
         """Run until the machine stops (exit, fault, time-out or deadlock)."""
         while self.m._status == "running":
             self.advance(self.now + WINDOW)
+        self.close()
+
+    def close(self) -> None:
+        """Give the machine its own trace sink back (the run has ended or is handed back)."""
+        self._commit()
         self.m.trace_sink = self._sink
+        self.m.CFG[L.K_PAUSE] = 0
 
     # ---- state of the cores ----------------------------------------------------------------
     def core_time(self, core: int) -> int:
