@@ -263,8 +263,6 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
         invalidate_code(pcmap, CL, off, 1 << lsz)
         if stored_in_tohost(tohost, ea):
             ev = L.EV_TOHOST
-        elif watched(CL, ea, 1 << lsz):
-            ev = L.EV_WATCH
     if rk == L.RK_L2:
         pcat = L.C_EXT
         if kind == L.MEM_LOAD:
@@ -306,7 +304,9 @@ def stored_in_tohost(tohost, ea):
 
 @compiled(inline=True)
 def watched(CL, ea, size):
-    """Did a store of ``size`` bytes at ``ea`` touch the debugger's watched range (L_WATCH)?"""
+    """Would a store of ``size`` bytes at ``ea`` touch the debugger's watched range (L_WATCH)?
+    The loop asks before performing the store and leaves with EV_WATCH, the instruction not
+    executed: a RISC-V trigger fires before the access, and GDB then steps over it."""
     return ea < CL[U(L.L_WATCH + 1)] and ea + size > CL[U(L.L_WATCH)]
 
 
@@ -985,6 +985,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                              or (s == horizon and policy != L.POLICY_NONE)):
                             park(CS, cb, s, (ea >> 2) & nbanks_mask, slot)
                             break
+                        if shape == L.MEM_WORD_STORE and watched(CL, ea, 4):
+                            ev = L.EV_WATCH     # before the store, as a RISC-V trigger
+                            tval = ea
+                            break
                         if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
                             CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
                         granted = 0
@@ -998,9 +1002,6 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 links_ok = False
                             if stored_in_tohost(tohost, ea):
                                 ev = L.EV_TOHOST
-                                tval = ea
-                            elif watched(CL, ea, 4):
-                                ev = L.EV_WATCH
                                 tval = ea
                             wd = L.R_SINK
             if word_tcdm:
@@ -1039,6 +1040,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
                     break
                 else:
+                    if kind == L.MEM_STORE and watched(CL, ea, size):
+                        ev = L.EV_WATCH
+                        tval = ea
+                        break
                     bank = (ea >> 2) & nbanks_mask
                     if mis != 0 and CS[U(cb + L.CS_SECOND_HALF)] != 0:
                         CS[U(cb + L.CS_SECOND_HALF)] = 0   # a round granted its second half
@@ -1076,14 +1081,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if stored_in_tohost(tohost, ea):
                                 ev = L.EV_TOHOST
                                 tval = ea
-                            elif watched(CL, ea, size):
-                                ev = L.EV_WATCH
-                                tval = ea
                     else:
                         res, pen, pcat, ev, dst = exec_mem_slow(
                             c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
                             regions, mem8, mem16, mem32, pcmap, tohost)
-                        if ev == L.EV_TOHOST or ev == L.EV_WATCH:
+                        if ev == L.EV_TOHOST:
                             tval = ea
                         if kind == L.MEM_STORE and CL[U(L.L_TEXT_DIRTY)] != 0:
                             links_ok = False

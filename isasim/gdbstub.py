@@ -235,21 +235,34 @@ class GdbServer:
 
     # ---- resuming ------------------------------------------------------------------------
     def resume(self, conn: Connection, actions: list[tuple[str, int | None]]) -> str:
+        """Run as ``vCont`` asks.  GDB resumes a single thread to step it over a breakpoint;
+        the model cannot hold the other cores (their cycles would change), so they run too,
+        and a breakpoint or watchpoint one of them meets meanwhile is passed silently."""
         if self.m._status != "running":
             return self.end_reply()
+        rc = self.rc
+        only = None if any(t is None for _, t in actions) else {t for _, t in actions}
         steps = [t for a, t in actions if a in ("s", "S")]
-        if steps:
-            if self.lockstep or steps[0] is None:
-                stop = self.rc.step_all()
+        core = steps[0] if steps and steps[0] is not None else self.thread
+        goal = rc.instret(core) + 1
+        while True:
+            if steps and (self.lockstep or steps[0] is None):
+                stop = rc.step_all()
                 if stop.kind == "pause":
                     stop.core = self.thread
+            elif steps:
+                stop = rc.step(core, conn.interrupted) if rc.instret(core) < goal \
+                    else Stop("pause", core)
             else:
-                stop = self.rc.step(steps[0], conn.interrupted)
-        else:
-            stop = self.rc.cont(conn.interrupted)
-            if stop.kind == "pause":
-                stop = Stop("interrupt", self.thread)
-        return self.stop_reply(stop)
+                stop = rc.cont(conn.interrupted)
+                if stop.kind == "pause":
+                    stop = Stop("interrupt", self.thread)
+            if only is None or stop.kind not in ("break", "watch") or stop.core in only:
+                return self.stop_reply(stop)
+            if stop.kind == "break":       # pass it: that core steps over the breakpoint
+                rc.remove_breakpoint(stop.addr)
+                rc.step(stop.core)
+                rc.add_breakpoint(stop.addr)
 
     @staticmethod
     def parse_vcont(args: str) -> list[tuple[str, int | None]]:

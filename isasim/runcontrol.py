@@ -10,8 +10,9 @@ paused; ``tests/debug`` checks it.
 
 Breakpoints cost nothing while running: the breakpoint's entry of the pc map is cleared, so a
 core fetching there leaves the loop (``EV_DECODE``) before executing it, and instruction links
-are switched off for the run (they would jump past the map).  Watchpoints are a store range the
-loop checks next to ``tohost`` (``L_WATCH``): a store into it leaves the loop after retiring.
+are switched off for the run (they would jump past the map).  Watchpoints are a store range
+(``L_WATCH``) the loop checks before performing a store: a store into it leaves the loop before
+executing, as a RISC-V trigger does, and the next resume performs it.
 
 Exact exits.  A core that runs only private instructions (``j .``) never waits for the others,
 so the loop lets it run ahead of them, up to the cycle limit.  When a core writes ``tohost``
@@ -60,6 +61,7 @@ class RunControl:
         self.now = -1               # every core has run what it fetched at cycles <= now
         self.breakpoints: dict[int, int] = {}     # address -> its pc-map slot
         self.watches: dict[tuple[int, int], str] = {}    # (address, length) -> kind
+        self._at_watch: int | None = None     # a core stopped before a watched store
         # snapshots only where an exit must be made exact: several cores and a tohost
         self.exact_exit = machine.tohost is not None and machine.config.cores > 1
         self._sink = machine.trace_sink
@@ -176,6 +178,17 @@ class RunControl:
         else:
             self.m.CL[L.L_WATCH:L.L_WATCH + 2] = 0
 
+    def _step_over_watch(self) -> Stop:
+        """Let the core stopped before a watched store perform it (the loop stops before the
+        store while the range is watched, so the range is lifted for that one instruction)."""
+        core, self._at_watch = self._at_watch, None
+        saved = self.m.CL[L.L_WATCH:L.L_WATCH + 2].copy()
+        self.m.CL[L.L_WATCH:L.L_WATCH + 2] = 0
+        try:
+            return self.step(core)
+        finally:
+            self.m.CL[L.L_WATCH:L.L_WATCH + 2] = saved
+
     def _watch_hit(self, addr: int) -> bool:
         # the loop reports the store's address; a word store may cover a watched byte
         return any(addr < a + n and a < addr + 4 for a, n in self.watches)
@@ -197,6 +210,10 @@ class RunControl:
         m = self.m
         if m._status != "running":
             return Stop("end")
+        if self._at_watch is not None:
+            stop = self._step_over_watch()
+            if stop.kind != "pause":
+                return stop
         snap = self._snapshot() if self.exact_exit else None
         limit = min(until, self.limit)
         exiting = False
@@ -224,10 +241,11 @@ class RunControl:
                 return Stop("break", core, pc)
             if ev == L.EV_WATCH:
                 addr = int(m.CL[L.L_EV_TVAL])
+                self._commit()
+                self._at_watch = core
                 if self._watch_hit(addr):
-                    self._commit()
                     return Stop("watch", core, addr)
-                continue
+                return self._step_over_watch()
             if ev == L.EV_TOHOST:
                 if self._tohost(core, pc):
                     if snap is not None and not exiting:
