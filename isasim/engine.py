@@ -985,10 +985,6 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                              or (s == horizon and policy != L.POLICY_NONE)):
                             park(CS, cb, s, (ea >> 2) & nbanks_mask, slot)
                             break
-                        if shape == L.MEM_WORD_STORE and watched(CL, ea, 4):
-                            ev = L.EV_WATCH     # before the store, as a RISC-V trigger
-                            tval = ea
-                            break
                         if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
                             CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
                         granted = 0
@@ -997,6 +993,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             res = np.int64(mem32[U(off >> 2)])
                             rl = load_rl
                         else:
+                            if watched(CL, ea, 4):
+                                # before the store, as a RISC-V trigger; the access is this
+                                # core's now (granted): resuming performs it
+                                ev = L.EV_WATCH
+                                tval = ea
+                                granted = 1
+                                break
                             mem32[U(off >> 2)] = bv & M32
                             if invalidate_code(pcmap, CL, off, 4):
                                 links_ok = False

@@ -11,11 +11,13 @@ import sys
 
 import pytest
 
-from isasim import riscof_plugin as rp
-from isasim.machine import Machine
-from isasim.riscof_plugin.runner import march
-from isasim.signature import format_signature, signature_range
-from toolchain.asm import assemble
+pytest.importorskip("riscof", reason="riscof not installed (pip install riscof)")
+
+from isasim import riscof_plugin as rp  # noqa: E402
+from isasim.machine import Machine  # noqa: E402
+from isasim.riscof_plugin.runner import march  # noqa: E402
+from isasim.signature import format_signature, signature_range  # noqa: E402
+from toolchain.asm import assemble  # noqa: E402
 
 GCC = shutil.which("riscv64-unknown-elf-gcc")
 SPIKE = shutil.which("spike")
