@@ -249,7 +249,7 @@ class GdbServer:
             if steps and (self.lockstep or steps[0] is None):
                 stop = rc.step_all()
                 if stop.kind == "pause":
-                    stop.core = self.thread
+                    stop.core = core
             elif steps:
                 stop = rc.step(core, conn.interrupted) if rc.instret(core) < goal \
                     else Stop("pause", core)

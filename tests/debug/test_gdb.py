@@ -190,6 +190,17 @@ def test_registers_memory_and_detach(spinner):
     assert c.ask("qfThreadInfo") == "m1,2" and c.ask("qsThreadInfo") == "l"
     assert c.ask("vCont;s:2").startswith("T05thread:2;")
     assert int.from_bytes(bytes.fromhex(c.ask("p5")), "little") == 43
+    # monitor lockstep on: one step advances every core by one instruction
+    def instructions() -> list[int]:
+        text = bytes.fromhex(c.ask("qRcmd," + b"cycles".hex())[1:]).decode()
+        assert c.reply() == "OK"
+        return [int(line.split(", ")[1].split()[0]) for line in text.splitlines()]
+
+    before = instructions()
+    assert c.ask("qRcmd," + b"lockstep on".hex()).startswith("O")
+    assert c.reply() == "OK"
+    assert c.ask("vCont;s:1").startswith("T05thread:1;")
+    assert instructions() == [n + 1 for n in before]
     c.send("D")
     assert c.reply() == "OK"
     # detached: the run goes on without GDB, to its cycle limit (the spin never ends)

@@ -1,13 +1,11 @@
 """The RISCOF plugins without the architecture-test suite (bench/riscof_arch.py runs that):
-signature text, config, ISA spec, and one test in the suite's shape through both plugins."""
+config, ISA spec, and one test in the suite's shape through both plugins."""
 
 from __future__ import annotations
 
 import configparser
 import importlib
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -16,26 +14,10 @@ pytest.importorskip("riscof", reason="riscof not installed (pip install riscof)"
 from isasim import riscof_plugin as rp  # noqa: E402
 from isasim.machine import Machine  # noqa: E402
 from isasim.riscof_plugin.runner import march  # noqa: E402
-from isasim.signature import format_signature, signature_range  # noqa: E402
 from toolchain.asm import assemble  # noqa: E402
 
 GCC = shutil.which("riscv64-unknown-elf-gcc")
 SPIKE = shutil.which("spike")
-
-
-def test_signature_text_is_spikes():
-    data = bytes(range(1, 11))
-    # 4-byte lines, little-endian values, most significant byte first; short tail zero-padded
-    assert format_signature(data, 4) == "04030201\n08070605\n00000a09\n"
-    assert format_signature(data, 8) == "0807060504030201\n0000000000000a09\n"
-    assert format_signature(data, 1) == "".join(f"{b:02x}\n" for b in data)
-    assert format_signature(b"", 4) == ""
-
-
-def test_signature_needs_the_symbols():
-    p = assemble("    .text\n    .globl _start\n_start: nop\n", filename="t.s", family="none")
-    with pytest.raises(ValueError, match="begin_signature or end_signature"):
-        signature_range(p)
 
 
 def test_config_names_importable_plugins(monkeypatch, tmp_path):
@@ -128,19 +110,3 @@ def test_one_test_through_both_plugins(tmp_path, monkeypatch):
     words = signatures[0].split()
     assert len(words) == 8 and words[0] == f"{(0x12345678 * -7) & 0xFFFFFFFF:08x}"
     assert words[5:] == ["deadbeef"] * 3
-
-
-def test_isasim_cli_signature_matches_spike_format(tmp_path):
-    """``isasim run --signature`` writes the file the plugin's in-process run writes."""
-    src = tmp_path / "s.s"
-    src.write_text("    .text\n    .globl _start\n_start:\n    la t0, tohost\n    li t1, 1\n"
-                   "    sw t1, 0(t0)\n    sw zero, 4(t0)\n1:  j 1b\n    .data\n    .align 3\n"
-                   "    .globl tohost\ntohost: .word 0, 0\n    .globl begin_signature\n"
-                   "begin_signature: .word 0x11223344, 0x55667788, 0x99\n"
-                   "    .globl end_signature\nend_signature:\n")
-    sig = tmp_path / "sig"
-    out = subprocess.run([sys.executable, "-m", "isasim.cli", "run", str(src), "--cores", "1",
-                          "--quiet", "--signature", str(sig), "--signature-granularity", "8"],
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert sig.read_text() == "5566778811223344\n0000000000000099\n"

@@ -70,3 +70,28 @@ def test_stepping_one_core_and_breakpoints_keep_cycles(monkeypatch):
     same(plain, matmul())
     assert seen and 0 <= seen[0] < 8
 
+
+
+def test_watchpoint_stops_before_the_store_and_keeps_cycles(monkeypatch):
+    plain = matmul()
+    hits = []
+
+    def run(self, max_cycles=None):
+        rc = RunControl(self, max_cycles)
+        c_addr = self.read("__kernel_args", 8)[2]        # the kernel's C pointer
+        rc.set_watch(int(c_addr), 4)
+        stop = rc.cont(lambda: False)
+        assert stop.kind == "watch" and stop.addr == c_addr
+        before = int(self.read(int(c_addr))[0])
+        pc = rc.pc(stop.core)
+        assert "sw" in self.disassemble_at(pc)            # stopped at the store, not after it
+        rc.clear_watch(int(c_addr), 4)
+        rc.step(stop.core)                                 # performs the store
+        hits.append((before, int(self.read(int(c_addr))[0]), rc.pc(stop.core) != pc))
+        while rc.cont(lambda: False).kind != "end":
+            pass
+        return self._result()
+
+    monkeypatch.setattr(Machine, "run", run)
+    same(plain, matmul())
+    assert hits and hits[0][0] == 0 and hits[0][1] != 0 and hits[0][2]
