@@ -71,3 +71,23 @@ def test_a_core_that_spins_on_a_flag_ends_with_the_writer():
     r = run(src, max_cycles=100_000)
     assert r.status == "exited" and r.exit_code == 3
     assert max(r.cycles) < 440
+
+
+def test_traced_exit_logs_each_cycle_once(monkeypatch):
+    """The event log of a replayed window is handed on once: every core's runs cover its
+    cycles exactly."""
+    import numpy as np
+
+    from isasim import layout as L
+    from isasim import runcontrol
+
+    monkeypatch.setattr(runcontrol, "WINDOW", 50)
+    program = assemble(SPIN_EXIT, filename="exit.s", family="xpulpv2", rvc=False)
+    m = Machine("pulp-open", cores=8).load(program)
+    chunks = []
+    m.enable_trace(chunks.append, buffer_records=256)
+    r = m.run()
+    records = np.concatenate(chunks)
+    runs = records[records[:, 0] == L.TR_RUN]
+    for c in range(8):
+        assert int(runs[runs[:, 1] == c, 3].sum()) == int(r.cycles[c]) == 425
