@@ -194,6 +194,13 @@ class RunControl:
         return any(addr < a + n and a < addr + 4 for a, n in self.watches)
 
     # ---- the loop --------------------------------------------------------------------------
+    def _next_fetch(self) -> int:
+        """The earliest cycle at which a core that can run fetches next."""
+        CS = self.m.CS
+        return min((int(CS[c * L.NCS + L.CS_T]) for c in range(self.m.config.cores)
+                    if CS[c * L.NCS + L.CS_STATUS] in (L.ST_RUNNING, L.ST_PARKED)),
+                   default=engine.BIG)
+
     def _release(self) -> None:
         """Let the cores held past the last pause run again."""
         CS = self.m.CS
@@ -214,8 +221,9 @@ class RunControl:
             stop = self._step_over_watch()
             if stop.kind != "pause":
                 return stop
-        snap = self._snapshot() if self.exact_exit else None
         limit = min(until, self.limit)
+        # a window of one fetch cycle needs no snapshot: no core can fetch past an exit in it
+        snap = self._snapshot() if self.exact_exit and limit > self._next_fetch() else None
         exiting = False
         while True:
             self._release()
@@ -247,16 +255,13 @@ class RunControl:
                     return Stop("watch", core, addr)
                 return self._step_over_watch()
             if ev == L.EV_TOHOST:
-                if self._tohost(core, pc):
-                    if snap is not None and not exiting:
-                        # replay the window: every core stops before the writer's clock
-                        end = int(m.CS[core * L.NCS + L.CS_T])
-                        self._restore(snap)
-                        limit = end - 1
+                if self._tohost(core, pc) and not exiting:
+                    # every core runs what it fetched before the writer's clock, then stops
+                    end = int(m.CS[core * L.NCS + L.CS_T])
+                    if snap is not None:
+                        self._restore(snap)      # some may have run past it: replay
+                    limit = end - 1
                     exiting = True
-                    if snap is None:
-                        m._finish_all()
-                        break
                 continue
             m._handle(ev, self.limit)
             if m._status != "running":
