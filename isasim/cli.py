@@ -129,8 +129,7 @@ def _run_run(args: argparse.Namespace) -> int:
     from isasim import debugopts
 
     try:
-        machine = Machine(args.config, translate=(args.translate and not args.gdb) or None,
-                          **overrides)
+        machine = Machine(args.config, translate=debugopts.translate(args), **overrides)
         family = XPULP[args.xpulp] if args.xpulp else None
         machine.load(args.program, family=family, include_dirs=args.include_dirs)
         debugopts.prepare(machine, args)

@@ -66,6 +66,14 @@ def prepare(machine, args: argparse.Namespace) -> None:
         signature_range(machine.program)       # fails early when the symbols are missing
 
 
+def translate(args: argparse.Namespace) -> bool | None:
+    """``Machine(translate=...)``: translated code runs whole blocks between the loop's checks,
+    so a debugger or a commit log, which stop the loop at instruction boundaries, turn it off."""
+    if args.gdb or args.log_commits:
+        return False
+    return args.translate or None
+
+
 def wanted(args: argparse.Namespace) -> bool:
     return bool(args.gdb or args.log_commits)
 
