@@ -406,17 +406,24 @@ class GdbServer:
 
     # ---- the session ---------------------------------------------------------------------
     def session(self, sock: socket.socket) -> None:
+        """Serve packets until detach, kill, or the client goes away (then as a detach)."""
         conn = Connection(sock)
-        while True:
-            pkt = conn.read_packet()
-            if pkt is None:
-                self.detached = True
-                return
-            reply = self.handle(conn, pkt)
-            if reply is None:
-                return
-            if pkt != "QStartNoAckMode":
-                conn.send(reply)
+        try:
+            while True:
+                pkt = conn.read_packet()
+                if pkt is None:
+                    self.detached = True
+                    return
+                try:
+                    reply = self.handle(conn, pkt)
+                except (ValueError, IndexError):
+                    reply = "E00"           # a malformed packet
+                if reply is None:
+                    return
+                if pkt != "QStartNoAckMode":
+                    conn.send(reply)
+        except (ConnectionError, OSError):
+            self.detached = True
 
 
 def serve(machine, address: str, limit: int | None = None, announce=sys.stderr):
@@ -433,7 +440,10 @@ def serve(machine, address: str, limit: int | None = None, announce=sys.stderr):
         listener.listen(1)
         print(f"isasim: waiting for GDB on {host}:{listener.getsockname()[1]} "
               f"(target remote :{listener.getsockname()[1]})", file=announce, flush=True)
-        sock, _ = listener.accept()
+        try:
+            sock, _ = listener.accept()
+        except KeyboardInterrupt:
+            raise GdbError("interrupted while waiting for GDB") from None
     with sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         server.session(sock)

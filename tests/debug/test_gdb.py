@@ -188,6 +188,7 @@ def test_registers_memory_and_detach(spinner):
     assert c.ask("M10000000,4:efbeadde") == "OK" and c.ask("m10000000,4") == "efbeadde"
     assert c.ask("m0,4").startswith("E")                  # no memory there
     assert c.ask("qfThreadInfo") == "m1,2" and c.ask("qsThreadInfo") == "l"
+    assert c.ask("mzz,4") == "E00" and c.ask("Hg9") == "E01"    # malformed, no such thread
     assert c.ask("vCont;s:2").startswith("T05thread:2;")
     assert int.from_bytes(bytes.fromhex(c.ask("p5")), "little") == 43
     # monitor lockstep on: one step advances every core by one instruction
