@@ -62,6 +62,7 @@ class RunControl:
         self.breakpoints: dict[int, int] = {}     # address -> its pc-map slot
         self.watches: dict[tuple[int, int], str] = {}    # (address, length) -> kind
         self._at_watch: int | None = None     # a core stopped before a watched store
+        self._exit_limit: int | None = None   # a tohost exit: the cores run up to this cycle
         # snapshots only where an exit must be made exact: several cores and a tohost
         self.exact_exit = machine.tohost is not None and machine.config.cores > 1
         self._sink = machine.trace_sink
@@ -224,24 +225,23 @@ class RunControl:
         limit = min(until, self.limit)
         # a window of one fetch cycle needs no snapshot: no core can fetch past an exit in it
         snap = self._snapshot() if self.exact_exit and limit > self._next_fetch() else None
-        exiting = False
         while True:
+            if self._exit_limit is not None:
+                limit = min(limit, self._exit_limit)
             self._release()
-            m.CFG[L.K_PAUSE] = 1 if limit < self.limit or exiting else 0
+            m.CFG[L.K_PAUSE] = 1 if limit < self.limit or self._exit_limit is not None else 0
             mm = m.mmap
             ev = int(engine.run(m.code, m.pcmap, mm.mem8, mm.mem16, mm.mem32, mm.table(), m.R,
                                 m.RDY, m.CS, m.CAT, m.PCS, m.CFG, m.CL, m.OUT, m.TR, limit,
                                 m._translated, m._exits))
             core = int(m.CL[L.L_EV_CORE])
             pc = int(m.CL[L.L_EV_PC])
-            if ev == L.EV_PAUSE:
-                if exiting:
-                    m._finish_all()
-                    break
+            exiting = self._exit_limit is not None
+            if ev == L.EV_PAUSE and not (exiting and limit >= self._exit_limit):
                 self.now = limit
                 self._commit()
                 return Stop("pause")
-            if exiting and ev in (L.EV_DONE, L.EV_DEADLOCK):
+            if exiting and ev in (L.EV_PAUSE, L.EV_DONE, L.EV_DEADLOCK):
                 m._finish_all()          # the exit ends the run whatever the others wait for
                 break
             if ev == L.EV_DECODE and pc in self.breakpoints:
@@ -257,11 +257,9 @@ class RunControl:
             if ev == L.EV_TOHOST:
                 if self._tohost(core, pc) and not exiting:
                     # every core runs what it fetched before the writer's clock, then stops
-                    end = int(m.CS[core * L.NCS + L.CS_T])
+                    self._exit_limit = int(m.CS[core * L.NCS + L.CS_T]) - 1
                     if snap is not None:
                         self._restore(snap)      # some may have run past it: replay
-                    limit = end - 1
-                    exiting = True
                 continue
             m._handle(ev, self.limit)
             if m._status != "running":
