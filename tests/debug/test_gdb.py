@@ -27,9 +27,12 @@ def isasim(*args: str, **kw) -> subprocess.Popen:
 
 def gdb_port(proc: subprocess.Popen) -> int:
     """The port the server announced (``--gdb :0`` picks a free one)."""
-    line = proc.stderr.readline()
-    assert "waiting for GDB on 127.0.0.1:" in line, line
-    return int(line.split("127.0.0.1:")[1].split()[0])
+    seen = []
+    for line in iter(proc.stderr.readline, ""):
+        if "waiting for GDB on 127.0.0.1:" in line:
+            return int(line.split("127.0.0.1:")[1].split()[0])
+        seen.append(line)
+    raise AssertionError(f"isasim did not start its GDB server: {''.join(seen)}")
 
 
 @pytest.fixture(scope="module")
