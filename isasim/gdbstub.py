@@ -395,12 +395,23 @@ class GdbServer:
         if words[:1] == ["lockstep"] and words[1:] in (["on"], ["off"]):
             self.lockstep = words[1] == "on"
             text = f"lockstep {'on: a step advances every core' if self.lockstep else 'off'}\n"
+        elif words[:1] == ["step"] and len(words) <= 2:
+            # exact steps of the selected core (GDB's own stepi computes the next pc itself
+            # and cannot follow Xpulp hardware loops); GDB must then re-read the registers
+            count = int(words[1]) if len(words) == 2 else 1
+            for _ in range(count):
+                if self.rc.step(self.thread, conn.interrupted).kind != "pause":
+                    break
+            text = (f"core {self.thread}: pc {self.rc.pc(self.thread):#010x}, cycle "
+                    f"{self.rc.core_time(self.thread)} (run 'flushregs' to see its registers)\n")
         elif words == ["cycles"]:
             text = "".join(f"core {c}: cycle {self.rc.core_time(c)}, "
                            f"{self.rc.instret(c)} instructions\n" for c in range(self.ncores))
         else:
             text = ("monitor commands: 'lockstep on|off' (a step advances every core, or only "
-                    "the selected thread's), 'cycles' (each core's cycle and instruction count)\n")
+                    "the selected thread's), 'step [N]' (N exact steps of the selected thread, "
+                    "hardware loops included), 'cycles' (each core's cycle and instruction "
+                    "count)\n")
         conn.send("O" + text.encode().hex())
         return "OK"
 

@@ -201,6 +201,11 @@ def test_registers_memory_and_detach(spinner):
         return [int(line.split(", ")[1].split()[0]) for line in text.splitlines()]
 
     before = instructions()
+    assert c.ask("qRcmd," + b"step 3".hex()).startswith("O")     # core 1 (Hg2): 3 steps
+    assert c.reply() == "OK"
+    after = instructions()
+    assert after[1] == before[1] + 3 and after[0] >= before[0]   # core 0 runs the same cycles
+    before = after
     assert c.ask("qRcmd," + b"lockstep on".hex()).startswith("O")
     assert c.reply() == "OK"
     assert c.ask("vCont;s:1").startswith("T05thread:1;")
