@@ -100,24 +100,36 @@ class RunControl:
     # ---- stepping --------------------------------------------------------------------------
     def step(self, core: int, interrupted: Callable[[], bool] = lambda: False) -> Stop:
         """Advance the cluster, cycle by cycle, until ``core`` retired one instruction (the
-        other cores run the same cycles: stepping keeps every cycle count exact)."""
+        other cores run the same cycles: stepping keeps every cycle count exact).
+
+        While the core sleeps, the cluster advances in doubling strides from a snapshot; a
+        stride in which it woke and ran on is undone and redone cycle by cycle."""
         goal = self.instret(core) + 1
+        stride = 1
         calls = 0
         while True:
             if self.m._status != "running":
                 return Stop("end")
-            if self.status(core) == L.ST_HALTED:
-                return Stop("pause", core)
-            if self.instret(core) >= goal:
+            if self.status(core) == L.ST_HALTED or self.instret(core) >= goal:
                 return Stop("pause", core)
             until = self.now + 1
             st = self.status(core)
+            snap = None
             if st == L.ST_RUNNING or st == L.ST_PARKED:
                 until = max(until, self.core_time(core))
-            elif calls > 256:       # asleep for long: let the others run in growing strides
-                until = self.now + min(1 << 14, 1 << (calls - 256) // 16)
+                stride = 1
+            else:
+                until = self.now + stride
+                if stride > 1:
+                    snap = (self._snapshot(), self.now, self._exit_limit, self._at_watch)
+                stride = min(2 * stride, 1 << 16)
             calls += 1
             stop = self.advance(until)
+            if snap is not None and self.instret(core) > goal:
+                state, self.now, self._exit_limit, self._at_watch = snap
+                self._restore(state)        # woke and ran on: redo the stride cycle by cycle
+                stride = 1
+                continue
             if stop.kind != "pause" or (calls & 1023 == 0 and interrupted()):
                 return stop
 

@@ -95,3 +95,54 @@ def test_watchpoint_stops_before_the_store_and_keeps_cycles(monkeypatch):
     monkeypatch.setattr(Machine, "run", run)
     same(plain, matmul())
     assert hits and hits[0][0] == 0 and hits[0][1] != 0 and hits[0][2]
+
+
+BARRIER = """
+    .text
+    .globl _start
+_start:
+    bnez a0, 2f
+    li t2, 3000
+1:  addi t2, t2, -1
+    bnez t2, 1b
+2:  li t0, {eu_demux}
+    li t1, 3
+    sw t1, 0x200(t0)          # hardware barrier 0: both cores trigger ...
+    sw t1, 0x20c(t0)          # ... and both are woken
+    li t1, 1 << 16
+    sw t1, 0x8(t0)            # listen to the barrier event
+    p.elw t1, 0x21c(t0)       # trigger, sleep, clear
+    addi s0, s0, 1
+    addi s0, s0, 1
+    li a0, 0
+    li a7, 93
+    ecall
+"""
+
+
+def test_stepping_a_sleeping_core_retires_exactly_one_instruction():
+    from isasim import layout as L
+    from toolchain.asm import assemble
+
+    def machine():
+        cfg = Machine("pulp-open", cores=2).config
+        src = BARRIER.format(eu_demux=cfg.eu_demux)
+        return Machine("pulp-open", cores=2).load(assemble(src, filename="b.s",
+                                                           family="xpulpv2"))
+
+    plain = machine().run()
+    m = machine()
+    rc = RunControl(m)
+    while rc.status(1) != L.ST_SLEEPING:       # core 1 reaches the barrier and sleeps
+        rc.step(1)
+    asleep_at = rc.instret(1)
+    # p.elw retired as the core went to sleep; the step wakes it when core 0 arrives (3000
+    # iterations of 4 cycles later) and retires the first addi only
+    assert rc.step(1).kind == "pause"
+    assert rc.instret(1) == asleep_at + 1
+    assert rc.core_time(0) > 12000 and m.reg(1, "s0") == 1
+    rc.step(1)
+    assert m.reg(1, "s0") == 2
+    rc.run_to_end()
+    r = m.run()
+    assert list(r.cycles) == list(plain.cycles) and list(r.instret) == list(plain.instret)
