@@ -139,6 +139,7 @@ class GdbServer:
         self.detached = False
         names = {num: name for name, num in machine.isa.csrs.items()}
         self.csrs = {num: names.get(num, f"csr{num:#x}") for num in sorted(machine.csrs.readers)}
+        self.hardware: set[int] = set()     # breakpoints GDB set as hardware ones (Z1)
 
     # ---- target description ------------------------------------------------------------------
     def target_xml(self) -> str:
@@ -212,7 +213,8 @@ class GdbServer:
         self.thread = stop.core
         tid = f"thread:{stop.core + 1:x};"
         if stop.kind == "break":
-            return f"T{SIGTRAP:02x}{tid}swbreak:;"
+            kind = "hwbreak" if stop.addr in self.hardware else "swbreak"
+            return f"T{SIGTRAP:02x}{tid}{kind}:;"
         if stop.kind == "watch":
             return f"T{SIGTRAP:02x}watch:{stop.addr:x};{tid}"
         if stop.kind == "interrupt":
@@ -357,8 +359,11 @@ class GdbServer:
                 try:
                     if pkt[0] == "Z":
                         self.rc.add_breakpoint(addr)
+                        if kind == "1":
+                            self.hardware.add(addr)
                     else:
                         self.rc.remove_breakpoint(addr)
+                        self.hardware.discard(addr)
                 except (NotInRam, KeyError):
                     return "E14"
                 return "OK"
