@@ -218,3 +218,15 @@ def test_registers_memory_and_detach(spinner):
     assert c.reply() == "OK"
     # detached: the run goes on without GDB, to its cycle limit (the spin never ends)
     assert server.wait(60) == 3
+
+
+def test_gdb_serves_localhost_only(tmp_path, capsys):
+    from isasim.cli import main
+
+    src = tmp_path / "spin.s"
+    src.write_text(SPIN)
+    assert main(["run", str(src), "--gdb", "0.0.0.0:3333"]) == 2
+    assert "localhost only" in capsys.readouterr().err
+    assert main(["run", str(src), "--gdb", ":notaport"]) == 2
+    assert main(["run", str(src), "--gdb", ":0", "--log-commits", "x.log"]) == 2
+    assert "cannot be combined" in capsys.readouterr().err
