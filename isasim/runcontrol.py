@@ -60,7 +60,7 @@ class RunControl:
         self.limit = machine.config.max_cycles if limit is None else limit
         self.now = -1               # every core has run what it fetched at cycles <= now
         self.breakpoints: dict[int, int] = {}     # address -> its pc-map slot
-        self.watches: dict[tuple[int, int], str] = {}    # (address, length) -> kind
+        self.watches: set[tuple[int, int]] = set()     # (address, length) of store watches
         self._at_watch: int | None = None     # a core stopped before a watched store
         self._exit_limit: int | None = None   # a tohost exit: the cores run up to this cycle
         # snapshots only where an exit must be made exact: several cores and a tohost
@@ -176,12 +176,13 @@ class RunControl:
                 and self.m.slot_pc[slot] == addr:
             self.m.pcmap[h] = slot
 
-    def set_watch(self, addr: int, length: int, kind: str = "watch") -> None:
-        self.watches[(addr, length)] = kind
+    def set_watch(self, addr: int, length: int) -> None:
+        """Stop any core before it stores into [addr, addr + length)."""
+        self.watches.add((addr, length))
         self._watch_range()
 
     def clear_watch(self, addr: int, length: int) -> None:
-        self.watches.pop((addr, length), None)
+        self.watches.discard((addr, length))
         self._watch_range()
 
     def _watch_range(self) -> None:
