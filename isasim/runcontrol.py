@@ -273,8 +273,8 @@ class RunControl:
                     self._exit_limit = int(m.CS[core * L.NCS + L.CS_T]) - 1
                     if snap is not None:
                         self._restore(snap)      # some may have run past it: replay
-                continue
-            m._handle(ev, self.limit)
+            else:
+                m._handle(ev, self.limit)
             if m._status != "running":
                 break
         self._commit()
