@@ -33,12 +33,17 @@ def test_config_names_importable_plugins(monkeypatch, tmp_path):
     assert (rp.ENV_DIR / "model_test.h").exists() and (rp.ENV_DIR / "link.ld").exists()
 
 
+@pytest.mark.slow
 def test_isa_spec_passes_riscv_config(tmp_path):
+    """riscv-config accepts the ISA spec (riscof checks it too, in bench/riscof_arch.py; the
+    checker takes about 13 s, hence slow)."""
     checker = pytest.importorskip("riscv_config.checker")
     out = checker.check_isa_specs(str(rp.ISA_YAML), str(tmp_path), True)
     spec = (tmp_path / "isasim_isa_checked.yaml").read_text()
     assert out and "RV32IMFCZicsr_Zifencei" in spec
-    # isasim's misa, as a program reads it
+
+
+def test_isa_spec_misa_is_isasims():
     m = Machine("single-core", xpulp="none").load(
         assemble("    .text\n    .globl _start\n_start: csrr a0, misa\n    ecall\n",
                  filename="misa.s", family="none"))
