@@ -103,6 +103,9 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--vcd", metavar="OUT", help="write a VCD waveform (per core: state, pc, "
                    "function)")
     p.add_argument("--report", metavar="OUT", help="write a self-contained HTML report")
+    from isasim.debugopts import add_debug_options
+
+    add_debug_options(p)
     p.set_defaults(run=_run_run)
 
 
@@ -123,20 +126,32 @@ def _run_run(args: argparse.Namespace) -> int:
         overrides["cores"] = args.cores
     if args.xpulp is not None:
         overrides["xpulp"] = XPULP[args.xpulp]
+    from isasim import debugopts
+
     try:
-        machine = Machine(args.config, translate=args.translate or None, **overrides)
+        machine = Machine(args.config, translate=debugopts.translate(args), **overrides)
         family = XPULP[args.xpulp] if args.xpulp else None
         machine.load(args.program, family=family, include_dirs=args.include_dirs)
+        debugopts.prepare(machine, args)
     except (ConfigError, LoadError, ValueError) as e:
         print(f"isasim run: {e}", file=sys.stderr)
         return USAGE_ERROR
     for warning in machine.program.warnings:
         print(warning, file=sys.stderr)
     written = None
-    if outputs.wanted:
-        result, written = run_with_outputs(machine, args.max_cycles, outputs)
-    else:
-        result = machine.run(args.max_cycles)
+    try:
+        if debugopts.wanted(args):
+            result = debugopts.run(machine, args)
+        elif outputs.wanted:
+            result, written = run_with_outputs(machine, args.max_cycles, outputs)
+        else:
+            result = machine.run(args.max_cycles)
+    except debugopts.DebugError as e:
+        print(f"isasim run: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    if result is None:
+        print("isasim run: killed by the debugger", file=sys.stderr)
+        return debugopts.KILLED
     sys.stdout.write(result.stdout)
     if result.stdout and not result.stdout.endswith("\n"):
         sys.stdout.write("\n")
@@ -149,6 +164,7 @@ def _run_run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         for line in written.errors:
             print(f"isasim run: {line}", file=sys.stderr)
+    debugopts.finish(machine, args, result)
     if result.fault is not None:
         print(result.fault.format(), file=sys.stderr)
         return GUEST_FAULT
@@ -277,6 +293,9 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_setup_asm, _
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="isasim", description="RV32IMFC + Xpulp toolchain "
                                      "and PULP-cluster simulator")
+    from isasim.debugopts import version
+
+    parser.add_argument("--version", action="version", version=f"isasim {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for setup in SUBCOMMANDS:
         setup(sub)

@@ -302,6 +302,14 @@ def stored_in_tohost(tohost, ea):
     return tohost >= 0 and (ea & 0xFFFFFFFC) in (tohost, tohost + 4)
 
 
+@compiled(inline=True)
+def watched(CL, ea, size):
+    """Would a store of ``size`` bytes at ``ea`` touch the debugger's watched range (L_WATCH)?
+    The loop asks before performing the store and leaves with EV_WATCH, the instruction not
+    executed: a RISC-V trigger fires before the access, and GDB then steps over it."""
+    return ea < CL[U(L.L_WATCH + 1)] and ea + size > CL[U(L.L_WATCH)]
+
+
 # ---------------------------------------------------------------------------------------------
 # scheduling
 # ---------------------------------------------------------------------------------------------
@@ -454,6 +462,8 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             later = ti
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
+    if tmin > max_cycles and CFG[U(L.K_PAUSE)] != 0:
+        return L.EV_PAUSE    # every core is held past the limit: Python resumes the run later
     if tmin > max_cycles:
         # every core has reached the limit (or stopped): report the first one that is past it,
         # and end every core's time where the last one stopped
@@ -983,6 +993,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             res = np.int64(mem32[U(off >> 2)])
                             rl = load_rl
                         else:
+                            if watched(CL, ea, 4):
+                                # before the store, as a RISC-V trigger; the access is this
+                                # core's now (granted): resuming performs it
+                                ev = L.EV_WATCH
+                                tval = ea
+                                granted = 1
+                                break
                             mem32[U(off >> 2)] = bv & M32
                             if invalidate_code(pcmap, CL, off, 4):
                                 links_ok = False
@@ -1026,6 +1043,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
                     break
                 else:
+                    if kind == L.MEM_STORE and watched(CL, ea, size):
+                        ev = L.EV_WATCH
+                        tval = ea
+                        break
                     bank = (ea >> 2) & nbanks_mask
                     if mis != 0 and CS[U(cb + L.CS_SECOND_HALF)] != 0:
                         CS[U(cb + L.CS_SECOND_HALF)] = 0   # a round granted its second half

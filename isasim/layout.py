@@ -125,6 +125,9 @@ RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
  K_NBANKS, K_POLICY, K_TOHOST, K_FAMILY, K_SIMDEV, K_EU_BASE, K_EU_DEMUX, K_BAR_REQ_LAT,
  K_BAR_WAKE_LAT, K_DMA_BASE, K_DMA_DEMUX, K_DMA_BW, K_DMA_SETUP, K_FPU_SHARED, K_CLUSTER_ID,
  K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST) = range(33)
+# set by a debugger or an exact tohost exit (isasim.runcontrol): the cycle limit pauses the run
+# (every core held just past it, resumable) instead of ending it with a time-out
+K_PAUSE = 33
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
@@ -145,6 +148,8 @@ L_TX_ARRAYS = 3680
 # report rebuild the core's last instructions without a store per instruction
 L_RUNS = 3712
 RUN_RING = 16
+# a range [lo, hi) of addresses whose stores leave the loop (EV_WATCH; GDB watchpoints); hi = 0: off
+L_WATCH = 3968
 NCL = 4096
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration
@@ -157,7 +162,7 @@ TR_RUN, TR_BAR_ARRIVE, TR_BAR_RELEASE, TR_DMA_START, TR_DMA_END, TR_CONFLICT = r
 
 # events that make the compiled loop return to Python
 (EV_NONE, EV_DONE, EV_MAX_CYCLES, EV_DECODE, EV_FAULT, EV_ECALL, EV_EBREAK, EV_TOHOST,
- EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR) = range(12)
+ EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR, EV_WATCH, EV_PAUSE) = range(14)
 
 # trap causes (mcause) and the fault kinds reported when no handler is installed
 CAUSE_FETCH_MISALIGNED = 0

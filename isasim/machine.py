@@ -354,6 +354,10 @@ class Machine:
             raise RuntimeError("load a program first")
         limit = self.config.max_cycles if max_cycles is None else max_cycles
         m = self.mmap
+        if self.tohost is not None and self.config.cores > 1:
+            from isasim.runcontrol import RunControl
+
+            RunControl(self, limit).run_to_end()      # a tohost write ends every core at once
         while self._status == "running":
             ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
                             self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,

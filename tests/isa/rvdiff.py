@@ -459,12 +459,8 @@ def spike_path() -> str | None:
     return shutil.which("spike")
 
 
-def run_spike(s: Stream, spike: str = "spike", timeout: float = 60.0) -> State:
-    """Run the stream's ELF on Spike and rebuild the final state from the commit log.
-
-    The log names every register and CSR an instruction writes and every store; the state
-    starts from the stream's data and zero registers (the prologue sets every register).
-    """
+def spike_log(s: Stream, spike: str = "spike", timeout: float = 60.0) -> str:
+    """Spike's ``-l --log-commits`` output for the stream's ELF (what it writes on stderr)."""
     from toolchain.elf import write_elf
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -475,12 +471,22 @@ def run_spike(s: Stream, spike: str = "spike", timeout: float = 60.0) -> State:
             raise ValueError("Spike runs need the buffer in L2 (Generator(buf=L2_BUF))")
         proc = subprocess.run([spike, f"--isa={SPIKE_ISA}", mem, "-l", "--log-commits",
                                str(elf)], capture_output=True, text=True, timeout=timeout)
+    return proc.stderr
+
+
+def run_spike(s: Stream, spike: str = "spike", timeout: float = 60.0) -> State:
+    """Run the stream's ELF on Spike and rebuild the final state from the commit log.
+
+    The log names every register and CSR an instruction writes and every store; the state
+    starts from the stream's data and zero registers (the prologue sets every register).
+    """
+    log = spike_log(s, spike, timeout)
     x = [0] * 32
     f = [0] * 32
     fflags = frm = 0
     buf = bytearray(s.data)
     started = False
-    for line in proc.stderr.splitlines():
+    for line in log.splitlines():
         m = _COMMIT.match(line)
         if not m:
             continue
@@ -523,5 +529,5 @@ def run_spike(s: Stream, spike: str = "spike", timeout: float = 60.0) -> State:
                 continue
             i += 1
     if not started:
-        raise RuntimeError(f"spike did not run the stream: {proc.stderr[-2000:]}")
+        raise RuntimeError(f"spike did not run the stream: {log[-2000:]}")
     return State(x, f, frm << 5 | fflags, bytes(buf))
