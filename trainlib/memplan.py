@@ -1,0 +1,465 @@
+"""Whole-step memory planning: the phases of a training step, the tensors they pass, and where
+every tensor lives over the step.
+
+A deployed training step (``trainlib.deploy``) is a sequence of phases, one per work item of
+``trainlib.workflow.work_list`` (a layer's forward, the loss, a weight or input gradient, a
+residual's gradient sum, an update), each a step spec run under its own tiling.  Here the
+phases are tied together by *tensors*: every spec tensor of a phase is bound to one tensor of the
+model (the input, an activation, a gradient, a parameter, its gradient, the target, the loss).
+A tensor lives from the phase that writes it to the last phase that reads it; parameters, the
+input and the target live for the whole program.  Flatten's output is its input seen as a
+vector, and an Add passes its output gradient through, so neither has a tensor of its own.
+
+Two update orders:
+
+* ``conventional``: all gradients, then all updates (PULP-TrainLib's deployer; every weight
+  gradient lives until the end of the backward pass);
+* ``reordered``: each updated layer's input gradient first, then its weight gradient fused with
+  the update, tile by tile (``lowering.fused_update``): the weight gradient only ever exists one
+  tile at a time (Tiny Training Engine's operator reordering with in-place updates).
+
+Placement: ``tcdm`` keeps every tensor resident in TCDM; ``l2`` homes them in L2 and streams
+each phase through TCDM in tiles (``trainlib.planner``); ``auto`` takes ``tcdm`` when the
+packed plan fits.  Buffers are packed by lifetime: two tensors share bytes when no phase needs
+both (first fit, largest first).  A phase's own buffers (tiles, im2row scratch, copies of whole
+tensors) live in TCDM during that phase only.  The TCDM also holds the argument window (the
+largest phase's call structures, DMA descriptors and time stamps), the L2 the persistent
+tensors and the packed arena.
+
+Sparse update forms (``Layer.update_mode``): ``"bias"`` computes only the bias gradient and
+updates only the bias; ``update_channels = f`` computes the weight gradient of the first
+``ceil(f * Co)`` output channels (a prefix of the weight and of dY) and updates only them; the
+backward pass stops at the first layer whose parameters are updated (``Model.first_updated``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from isasim.config import ClusterConfig
+from trainlib.choices import ChoiceTable
+from trainlib.driver import args_layout
+from trainlib.errors import PlanError
+from trainlib.layers import Add, Flatten, Sigmoid
+from trainlib.lowering import (
+    StepSpec,
+    fused_update,
+    sgd,
+    sparse_weight_grad,
+    update_channel_count,
+)
+from trainlib.model import Model
+from trainlib.planner import StepPlan, aligned, plan_step
+from trainlib.schedule import items_and_buffers
+from trainlib.workflow import Work, plan_model
+
+ORDERS = ("conventional", "reordered")
+MEMORY_KINDS = ("tcdm", "l2")
+
+
+@dataclass
+class Tensor:
+    """A tensor of the training step: its size, home, lifetime over the phases, and offset."""
+
+    name: str
+    size: int                   # elements (float32)
+    kind: str                   # input | target | param | act | grad | pgrad | loss | local
+    place: str                  # tcdm | l2
+    first: int = 0              # phase that writes it (persistent: 0)
+    last: int = 0               # last phase that reads it (persistent: the last phase)
+    persistent: bool = False    # parameters, input, target: the whole program
+    offset: int = -1            # bytes into its memory's arena (persistent L2: own symbol)
+    phase: int = -1             # local buffers: the phase they belong to
+
+    @property
+    def nbytes(self) -> int:
+        return aligned(4 * self.size)
+
+
+@dataclass
+class Phase:
+    """One phase: a work item's spec and plan, and which model tensor each spec tensor is."""
+
+    work: Work
+    spec: StepSpec
+    plan: StepPlan
+    binds: dict[str, str]
+    layer: str                  # layer name (the loss: the loss name)
+    step: str                   # fw | loss | wg | ig | skip | update.<p> | wg+update
+
+    @property
+    def title(self) -> str:
+        return f"{self.layer} {self.step}"
+
+    @property
+    def symbol(self) -> str:
+        return "phase_" + symbol_part(f"{self.layer}_{self.step}")
+
+
+@dataclass
+class MemPlan:
+    model: Model
+    memory: str                          # tcdm | l2
+    order: str                           # conventional | reordered
+    phases: list[Phase]
+    tensors: dict[str, Tensor]
+    locals: list[list[Tensor]]           # per phase: its own buffers (TCDM)
+    args_bytes: int                      # the argument window (largest phase)
+    tcdm_arena: int                      # packed TCDM bytes (tensors + phase buffers)
+    l2_arena: int                        # packed L2 bytes (non-persistent tensors)
+    l2_persistent: int                   # parameters, input, target in L2
+    tcdm_budget: int
+    live: list[dict[str, int]] = field(default_factory=list)   # bytes live per phase, by memory
+
+    @property
+    def l1_peak(self) -> int:
+        return self.args_bytes + self.tcdm_arena
+
+    @property
+    def l2_peak(self) -> int:
+        return self.l2_persistent + self.l2_arena
+
+    def describe(self) -> str:
+        where = ("resident in TCDM" if self.memory == "tcdm" else
+                 "homed in L2, phases streamed through TCDM")
+        return (f"{self.order} updates, tensors {where}: peak L1 {self.l1_peak} B "
+                f"(of {self.tcdm_budget}), peak L2 {self.l2_peak} B "
+                f"({self.l2_persistent} persistent + {self.l2_arena} packed)")
+
+
+def symbol_part(text: str) -> str:
+    """``text`` with every character a symbol cannot hold replaced by ``_``."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", text)
+
+
+# ---- the phases and their tensors ---------------------------------------------------------------
+class _Names:
+    """Names of the activation and gradient tensors as the backward pass produces them."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.grads: dict[int, str] = {}
+        self.versions: dict[int, int] = {}
+
+    def act(self, i: int) -> str:
+        while i > 0 and isinstance(self.model.layers[i - 1], Flatten):
+            i -= 1                                  # Flatten: its input, seen as a vector
+        return "input" if i == 0 else f"act{i}"
+
+    def grad(self, i: int) -> str:
+        if i in self.grads:
+            return self.grads[i]
+        la = self.model.layers[i]
+        if not isinstance(la, Flatten | Add):
+            raise PlanError(f"gradient of the input of layer {la.name} is never computed")
+        return self.grad(i + 1)
+
+    def new_grad(self, i: int) -> str:
+        v = self.versions.get(i, 0)
+        self.versions[i] = v + 1
+        self.grads[i] = f"grad{i}" + (f".{v}" if v else "")
+        return self.grads[i]
+
+
+def _param(layer: str, p: str) -> str:
+    return f"param.{layer}.{p}"
+
+
+def _binds(model: Model, w: Work, names: _Names) -> dict[str, str]:
+    """Spec tensor name -> model tensor name for one work item (``train._inputs`` by name)."""
+    n = len(model.layers)
+    if w.kind == "loss":
+        return {"y": names.act(n), "target": "target", "dy": names.new_grad(n), "loss": "loss"}
+    la = model.layers[w.layer]
+    i = w.layer
+    params = {p: _param(la.name, p) for p in ("weight", "bias")}
+    if w.kind == "fw":
+        b = {"x": names.act(i), "y": names.act(i + 1), **params}
+        if isinstance(la, Add):
+            b["skip"] = names.act(model.index(la.skip) + 1)
+        return b
+    if w.kind in ("wg", "wg+update"):
+        b = {"x": names.act(i), "dy": names.grad(i + 1)}
+        if w.kind == "wg":
+            return b | {"d" + p: "d" + v for p, v in params.items()}
+        return b | params
+    if w.kind == "ig":
+        b = {"dy": names.grad(i + 1), **params}
+        b["y" if isinstance(la, Sigmoid) else "x"] = names.act(i + 1 if isinstance(la, Sigmoid)
+                                                               else i)
+        b["dx"] = names.new_grad(i)
+        return b
+    if w.kind == "skip":
+        src = model.index(la.skip) + 1
+        return {"dy": names.grad(src), "dskip": names.grad(i + 1), "dx": names.new_grad(src)}
+    return {"w": _param(la.name, w.param), "g": "d" + _param(la.name, w.param)}
+
+
+def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str
+             ) -> list[tuple[Work, StepSpec]]:
+    """The work items in ``order``: reordered puts each updated layer's input gradient first,
+    then its weight gradient fused with the update (after the weights' last read)."""
+    if order not in ORDERS:
+        raise PlanError(f"update order must be one of {', '.join(ORDERS)}, not {order!r}")
+    if order == "conventional":
+        return items
+    fused = {w.layer: (Work("wg+update", w.layer), fused_update(s, model.lr, model.weight_decay))
+             for w, s in items if w.kind == "wg"}
+    with_ig = {w.layer for w, _ in items if w.kind == "ig"}
+    out: list[tuple[Work, StepSpec]] = []
+    for w, spec in items:
+        if w.kind == "update" or (w.kind == "wg" and w.layer in with_ig):
+            continue
+        out.append(fused[w.layer] if w.kind == "wg" else (w, spec))
+        if w.kind == "ig" and w.layer in fused:
+            out.append(fused[w.layer])
+    return out
+
+
+def _sparse(model: Model, w: Work, spec: StepSpec) -> StepSpec | None:
+    """The spec of a sparse weight gradient or update (None: drop the item)."""
+    la = model.layers[w.layer]
+    mode = "bias" if la.name in model.update_bias_only else "all"
+    frac = model.update_channels.get(la.name, 1.0)
+    if mode == "bias" and w.kind == "update" and w.param == "weight":
+        return None
+    if w.kind == "wg" and (mode == "bias" or frac < 1.0):
+        return sparse_weight_grad(la, model.shapes()[w.layer], spec, mode, frac)
+    if w.kind == "update" and frac < 1.0:
+        shape = la.params(model.shapes()[w.layer])[w.param]
+        part = sgd(la.name, (update_channel_count(shape[0], frac), *shape[1:]), model.lr,
+                   model.weight_decay)
+        part.step = spec.step
+        return part
+    return spec
+
+
+def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
+              choices: ChoiceTable | None = None) -> list[Phase]:
+    """The phases of one training step, planned in ``memory`` ("tcdm" or "l2")."""
+    items = []
+    for w, spec, _ in plan_model(model, cfg, "l2", choices).steps:
+        sparse = _sparse(model, w, spec) if w.kind in ("wg", "update") else spec
+        if sparse is not None:
+            items.append((w, sparse))
+    ch = choices or model.choices
+    names = _Names(model)
+    phases = []
+    for w, spec in _ordered(model, items, order):
+        c = None
+        if w.kind in ("fw", "wg", "ig", "wg+update"):
+            c = ch.get(model.layers[w.layer].name, "wg" if w.kind == "wg+update" else w.kind)
+        tile = c.tile if c is not None and memory == "l2" else None
+        if tile is not None:
+            tile = min(tile, spec.extent)           # a sparse gradient has fewer channels
+        plan = plan_step(spec, memory, cfg, tile)
+        layer = model.loss if w.kind == "loss" else model.layers[w.layer].name
+        step = spec.step if w.kind in ("update", "wg+update") else w.kind
+        b = _binds(model, w, names)
+        missing = [t.name for t in spec.tensors if t.name not in b]
+        if missing:
+            raise PlanError(f"layer {layer} {step}: no model tensor for {', '.join(missing)}")
+        phases.append(Phase(w, spec, plan, {t.name: b[t.name] for t in spec.tensors}, layer,
+                            step))
+    return phases
+
+
+# ---- lifetimes and packing ----------------------------------------------------------------------
+PERSISTENT = ("input", "target", "param")
+
+
+def _kind(name: str) -> str:
+    if name in ("input", "target", "loss"):
+        return name
+    if name.startswith("dparam."):
+        return "pgrad"
+    return re.match(r"[a-z]+", name).group(0)
+
+
+def planning_config(cfg: ClusterConfig) -> ClusterConfig:
+    """``cfg`` as the per-step planner must see it for a deployed program: the program runs
+    on the configuration's own stacks (``stack_size`` per core, not the step runs' 512 B), so
+    the TCDM the planner may give out is smaller by the difference."""
+    from trainlib.driver import STACK_BYTES
+
+    extra = cfg.cores * max(0, cfg.stack_size - STACK_BYTES)
+    return cfg.replace(tcdm_size=cfg.tcdm_size - extra)
+
+
+def deploy_budget(cfg: ClusterConfig) -> int:
+    """TCDM bytes a deployed program may use: everything below the cores' stacks."""
+    return cfg.tcdm_size - cfg.cores * cfg.stack_size
+
+
+def _lifetimes(phases: list[Phase], memory: str) -> dict[str, Tensor]:
+    last = len(phases) - 1
+    out: dict[str, Tensor] = {}
+    for p, ph in enumerate(phases):
+        for t in ph.spec.tensors:
+            name = ph.binds[t.name]
+            kind = _kind(name)
+            ten = out.get(name)
+            if ten is None:
+                persistent = kind in PERSISTENT
+                ten = out[name] = Tensor(name, t.size, kind, memory, 0 if persistent else p,
+                                         last if persistent else p, persistent)
+            ten.size = max(ten.size, t.size)
+            if not ten.persistent:
+                ten.last = max(ten.last, p)
+    return out
+
+
+def _pack(tensors: list[Tensor]) -> int:
+    """Give every tensor a byte offset so that tensors live in the same phase never overlap
+    (first fit, largest first); returns the arena's size."""
+    placed: list[Tensor] = []
+    end = 0
+    for t in sorted(tensors, key=lambda t: (-t.nbytes, t.first, t.name)):
+        busy = sorted((o.offset, o.offset + o.nbytes) for o in placed
+                      if o.first <= t.last and t.first <= o.last)
+        off = 0
+        for lo, hi in busy:
+            if off + t.nbytes <= lo:
+                break
+            off = max(off, hi)
+        t.offset = off
+        placed.append(t)
+        end = max(end, off + t.nbytes)
+    return end
+
+
+def _build(model: Model, cfg: ClusterConfig, memory: str, order: str,
+           choices: ChoiceTable | None) -> MemPlan:
+    phases = phases_of(model, planning_config(cfg), memory, order, choices)
+    tensors = _lifetimes(phases, memory)
+    locals_: list[list[Tensor]] = []
+    args = 0
+    for p, ph in enumerate(phases):
+        items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
+        args = max(args, args_layout(items).size)
+        own = {t.name for t in ph.spec.tensors} if memory == "tcdm" else set()
+        locals_.append([Tensor(f"{p}:{b.name}", b.size, "local", "tcdm", p, p, phase=p)
+                        for b in bufs if b.name not in own and b.place == "tcdm"])
+    in_tcdm = [t for t in tensors.values() if t.place == "tcdm"]
+    tcdm = _pack(in_tcdm + [t for ls in locals_ for t in ls])
+    l2 = _pack([t for t in tensors.values() if t.place == "l2" and not t.persistent])
+    persistent = sum(t.nbytes for t in tensors.values() if t.persistent)
+    plan = MemPlan(model, memory, order, phases, tensors, locals_, aligned(args), tcdm, l2,
+                   persistent, deploy_budget(cfg))
+    plan.live = [_live(plan, p) for p in range(len(phases))]
+    return plan
+
+
+def _live(plan: MemPlan, p: int) -> dict[str, int]:
+    live = {"tcdm": plan.args_bytes, "l2": plan.l2_persistent if plan.memory == "l2" else 0}
+    for t in list(plan.tensors.values()) + plan.locals[p]:
+        if t.first <= p <= t.last and not (t.persistent and t.place == "l2"):
+            live[t.place] += t.nbytes
+    if plan.memory == "tcdm":             # resident: the parameters' and input's L2 homes
+        live["l2"] += sum(t.nbytes for t in plan.tensors.values() if t.persistent)
+    return live
+
+
+def plan_memory(model: Model, cfg: ClusterConfig, memory: str | None = None,
+                order: str = "conventional", choices: ChoiceTable | None = None,
+                l2_budget: int | None = None) -> MemPlan:
+    """The whole-step memory plan; PlanError (naming the tensor and the bytes missing, and a
+    form that fits when there is one) when it does not fit the TCDM or ``l2_budget``."""
+    memory = memory or model.memory
+    if memory == "auto":
+        try:
+            plan = _build(model, cfg, "tcdm", order, choices)
+            if plan.l1_peak <= plan.tcdm_budget and fits_l2(plan, cfg, l2_budget):
+                return plan
+        except PlanError:
+            pass
+        memory = "l2"
+    if memory not in MEMORY_KINDS:
+        raise PlanError(f"memory must be auto, tcdm or l2, not {memory!r}")
+    plan = _build(model, cfg, memory, order, choices)
+    problem = shortfall(plan, cfg, l2_budget)
+    if problem:
+        raise PlanError(problem + suggestion(model, cfg, l2_budget, choices))
+    return plan
+
+
+def fits_l2(plan: MemPlan, cfg: ClusterConfig, l2_budget: int | None) -> bool:
+    return plan.l2_peak <= (cfg.l2_size if l2_budget is None else l2_budget)
+
+
+def shortfall(plan: MemPlan, cfg: ClusterConfig, l2_budget: int | None) -> str | None:
+    """Why the plan does not fit (the memory, the largest tensor live at the peak, the bytes
+    missing), or None."""
+    name = plan.model.name
+    if plan.l1_peak > plan.tcdm_budget:
+        p = max(range(len(plan.phases)), key=lambda i: plan.live[i]["tcdm"])
+        big = _largest(plan, p, "tcdm")
+        return (f"model {name} ({plan.order}, tensors in {plan.memory}): needs {plan.l1_peak} "
+                f"bytes of TCDM, {plan.tcdm_budget} available "
+                f"({plan.l1_peak - plan.tcdm_budget} bytes short); at the peak "
+                f"({plan.phases[p].title}) the largest tensor is {big}")
+    budget = cfg.l2_size if l2_budget is None else l2_budget
+    if plan.l2_peak > budget:
+        p = max(range(len(plan.phases)), key=lambda i: plan.live[i]["l2"])
+        big = _largest(plan, p, "l2")
+        return (f"model {name} ({plan.order}, tensors in {plan.memory}): needs {plan.l2_peak} "
+                f"bytes of L2, the budget is {budget} ({plan.l2_peak - budget} bytes short); "
+                f"at the peak ({plan.phases[p].title}) the largest tensor is {big}")
+    return None
+
+
+def _largest(plan: MemPlan, p: int, place: str) -> str:
+    live = [t for t in list(plan.tensors.values()) + plan.locals[p]
+            if t.first <= p <= t.last and t.place == place]
+    if place == "l2" or plan.memory == "tcdm":
+        live += [t for t in plan.tensors.values() if t.persistent]
+    if not live:
+        return "(none)"
+    t = max(live, key=lambda t: t.nbytes)
+    return f"{t.name} ({t.nbytes} bytes)"
+
+
+def suggestion(model: Model, cfg: ClusterConfig, l2_budget: int | None,
+               choices: ChoiceTable | None) -> str:
+    """'; fits as ...' naming the first form that fits, or that none does."""
+    best = None
+    for label, m, order in candidate_forms(model):
+        try:
+            plan = _build(m, cfg, "l2", order, choices)
+        except PlanError:
+            continue
+        if plan.l1_peak <= plan.tcdm_budget and fits_l2(plan, cfg, l2_budget):
+            return f"; it fits with {label} (peak L1 {plan.l1_peak} B, L2 {plan.l2_peak} B)"
+        if best is None or plan.l2_peak < best[1]:
+            best = (label, plan.l2_peak)
+    if best is None:
+        return "; no update form fits"
+    return (f"; no update form fits (the smallest, {best[0]}, needs {best[1]} bytes of L2)")
+
+
+def candidate_forms(model: Model) -> list[tuple[str, Model, str]]:
+    """Update forms to try, least change first: reordered, channel fractions, bias-only,
+    fewer updated layers (the last k)."""
+    import dataclasses
+
+    out = [("update order 'reordered'", model, "reordered")]
+    updated = model.updated
+    for frac in (0.5, 0.25):
+        m = dataclasses.replace(model, update_channels={n: frac for n in updated})
+        out.append((f"reordered and update_channels = {frac} on every updated layer", m,
+                    "reordered"))
+    with_bias = [n for n in updated
+                 if "bias" in model.layers[model.index(n)].params(
+                     model.shapes()[model.index(n)])]
+    if with_bias:
+        m = dataclasses.replace(model, update=set(with_bias), update_bias_only=set(with_bias),
+                                update_channels={})
+        out.append(("reordered and update = \"bias\" on " + ", ".join(with_bias), m,
+                    "reordered"))
+    for k in range(len(updated) - 1, 0, -1):
+        m = dataclasses.replace(model, update=set(updated[-k:]), update_channels={},
+                                update_bias_only=set())
+        out.append((f"reordered, updating only the last {k} layer(s) "
+                    f"({', '.join(updated[-k:])})", m, "reordered"))
+    return out
