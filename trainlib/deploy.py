@@ -42,12 +42,8 @@ from trainlib.driver import (
     DMA_EVENT,
     DMA_INC,
     DMA_TO_TCDM,
-    Barrier,
     Issue,
     Item,
-    Ref,
-    Transfer,
-    Wait,
     _assemble,
     _stamp,
     arg_values,
@@ -65,11 +61,10 @@ from trainlib.driver import (
 from trainlib.driver import Call as DriverCall
 from trainlib.driver import DriverProgram as _Program
 from trainlib.errors import PlanError, SimulationError
-from trainlib.memplan import MemPlan, Tensor, plan_memory, symbol_part
+from trainlib.memplan import ARGS, MemPlan, Tensor, copy_items, plan_memory, symbol_part
 from trainlib.model import Model, Params
 from trainlib.schedule import items_and_buffers
 
-DMA_CHUNK = 1 << 16            # bytes per transfer of the load/store routines (17-bit field)
 SEMIHOST = [".option push", ".option norvc", "    slli x0, x0, 0x1f", "    ebreak",
             "    srai x0, x0, 7", ".option pop"]
 SH_WRITE0 = 4
@@ -96,6 +91,7 @@ class Routine:
     title: str
     items: list[Item]
     addresses: dict[str, Sym]
+    window: Sym                         # where its arguments are copied (s3)
 
 
 @dataclass
@@ -158,26 +154,21 @@ def _phase_routines(plan: MemPlan) -> list[Routine]:
             else:
                 addresses[b.name] = Sym("__deploy_l1", local[b.name].offset)
         check_transfers(_Program(bufs, items, f"layer {ph.title}"))
-        out.append(Routine(f"{ph.symbol}", f"layer {ph.layer} {ph.step}", items, addresses))
+        out.append(Routine(ph.symbol, f"layer {ph.layer} {ph.step}", items, addresses,
+                           Sym("__deploy_l1", local[ARGS].offset)))
     return out
 
 
 def _copy_routine(plan: MemPlan, to_tcdm: bool) -> Routine:
     """Resident tensors: copy the persistent ones L2 -> TCDM (load) or the parameters back."""
-    transfers: list[Transfer] = []
     addresses: dict[str, Sym] = {}
     for t in plan.tensors.values():
-        if not t.persistent or (not to_tcdm and t.kind != "param"):
-            continue
-        addresses[t.name] = _home(t)
-        addresses[t.name + "@l2"] = Sym(data_symbol(t.name))
-        for lo in range(0, 4 * t.size, DMA_CHUNK):
-            n = min(DMA_CHUNK, 4 * t.size - lo)
-            transfers.append(Transfer(Ref(t.name, lo // 4), Ref(t.name + "@l2", lo // 4), n,
-                                      to_tcdm=to_tcdm))
-    items: list[Item] = [Issue(transfers), Wait(), Barrier("dma")] if transfers else []
+        if t.persistent:
+            addresses[t.name] = _home(t)
+            addresses[t.name + "@l2"] = Sym(data_symbol(t.name))
     what = "load" if to_tcdm else "store"
-    return Routine(f"__deploy_{what}", f"{what} of the resident tensors", items, addresses)
+    return Routine(f"__deploy_{what}", f"{what} of the resident tensors",
+                   copy_items(plan.tensors, to_tcdm), addresses, Sym("__deploy_args"))
 
 
 # ---- code generation ---------------------------------------------------------------------------
@@ -202,7 +193,8 @@ def _routine_text(k: int, r: Routine, cores: int) -> list[str]:
              f"{r.symbol}:                  # {r.title}",
              "    addi sp, sp, -16", "    sw ra, 12(sp)",
              f"    li t0, {k}", "    sw t0, 0(s5)               # where: this routine ...",
-             "    sw s4, 4(s5)               # ... in this step"]
+             "    sw s4, 4(s5)               # ... in this step",
+             f"    la s3, {r.window}          # its argument window"]
     if nbytes:
         cmd = nbytes | DMA_INC | DMA_TO_TCDM | DMA_EVENT
         lines += [f"    bnez s0, .Lr{k}_copied", "    # core 0: this routine's arguments -> "
@@ -339,10 +331,10 @@ TRAP_SAVED = ("ra", "t0", "t1", "t2", "t3", "a0", "a1", "s8", "s9")
 
 
 def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
-               data: dict[str, np.ndarray], window: int) -> list[str]:
+               data: dict[str, np.ndarray]) -> list[str]:
     n_ph = len(plan.phases)
     lines = ["", "    .section .l1.args, \"aw\"", "    .p2align 4", "__deploy_args:",
-             f"    .zero {window}",
+             f"    .zero {max(plan.args_bytes, 16)}",
              "", "    .section .l1.arena, \"aw\", @nobits", "    .p2align 4", "__deploy_l1:",
              f"    .zero {max(plan.tcdm_arena, 4)}",
              "", "    .section .bss.deploy, \"aw\", @nobits", "    .p2align 4", "__deploy_l2:",
@@ -392,15 +384,12 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     """The program that trains ``model`` for ``steps`` steps (see the module docstring)."""
     if steps < 1:
         raise PlanError("--steps must be at least 1")
-    cfg = config if isinstance(config, ClusterConfig) else load_config(config)
-    cfg = cfg.replace(cores=cores)
-    cfg.validate()
+    cfg = deploy_config(config, cores)
     plan = plan_memory(model, cfg, memory, order, choices, l2_budget)
     resident = plan.memory == "tcdm"
     routines = _phase_routines(plan)
     if resident:
         routines += [_copy_routine(plan, True), _copy_routine(plan, False)]
-    window = max(args_layout(r.items).size for r in routines)
     data = _initial_data(model, plan)
     text = ["# generated by trainlib deploy: " + f"{model.name}, {steps} step(s), "
             f"{plan.describe()}"]
@@ -408,7 +397,7 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     for k, r in enumerate(routines):
         text += _routine_text(k, r, cfg.cores)
     text += _support_text(steps)
-    text += _data_text(plan, routines, steps, cfg.cores, data, window)
+    text += _data_text(plan, routines, steps, cfg.cores, data)
     driver = "\n".join(text) + "\n"
     items = [it for r in routines for it in r.items]
     files = tuple(sorted({k.file for k in kernels_of(items)}))
@@ -418,6 +407,15 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     symbols = {(la.name, p): (data_symbol(f"param.{la.name}.{p}"), shp)
                for i, la in enumerate(model.layers) for p, shp in la.params(shapes[i]).items()}
     return Deployment(plan, steps, cfg, routines, driver, files, program, symbols)
+
+
+def deploy_config(config: str | ClusterConfig, cores: int) -> ClusterConfig:
+    """The configuration a deployed program runs on: ``config`` with ``cores``, its own stacks
+    (``isasim run --cores N`` gives the program exactly this machine)."""
+    cfg = config if isinstance(config, ClusterConfig) else load_config(config)
+    cfg = cfg.replace(cores=cores)
+    cfg.validate()
+    return cfg
 
 
 def _check_layout(program: Program, plan: MemPlan) -> None:

@@ -23,7 +23,6 @@ nothing here computes on the host.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,6 +43,7 @@ from trainlib.layers import (
     ReLU,
     Shape,
     Sigmoid,
+    update_channel_count,
 )
 
 # PULP-TrainLib's one-size-fits-all defaults (A.4): naive matmul parallel over N, except the
@@ -567,8 +567,3 @@ def sparse_weight_grad(layer, s: Shape, spec: StepSpec, mode: str, frac: float) 
     k = update_channel_count(getattr(layer, field_name), frac)
     return layer_step(dataclasses.replace(layer, **{field_name: k}), s, "wg", spec.kernel)
 
-
-def update_channel_count(channels: int, frac: float) -> int:
-    """Output channels updated under ``update_channels = frac``: ceil(frac * channels), at
-    least one."""
-    return max(1, min(channels, math.ceil(frac * channels - 1e-9)))

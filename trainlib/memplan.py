@@ -22,9 +22,9 @@ Placement: ``tcdm`` keeps every tensor resident in TCDM; ``l2`` homes them in L2
 each phase through TCDM in tiles (``trainlib.planner``); ``auto`` takes ``tcdm`` when the
 packed plan fits.  Buffers are packed by lifetime: two tensors share bytes when no phase needs
 both (first fit, largest first).  A phase's own buffers (tiles, im2row scratch, copies of whole
-tensors) live in TCDM during that phase only.  The TCDM also holds the argument window (the
-largest phase's call structures, DMA descriptors and time stamps), the L2 the persistent
-tensors and the packed arena.
+tensors, and its argument window: call structures, DMA descriptors, time stamps) live in TCDM
+during that phase only, so a phase takes exactly the TCDM its step plan counted.  With the
+tensors resident, a small window for the load and store copies comes on top.
 
 Sparse update forms (``Layer.update_mode``): ``"bias"`` computes only the bias gradient and
 updates only the bias; ``update_channels = f`` computes the weight gradient of the first
@@ -39,15 +39,14 @@ from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
-from trainlib.driver import args_layout
+from trainlib.driver import Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
 from trainlib.errors import PlanError
-from trainlib.layers import Add, Flatten, Sigmoid
+from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
 from trainlib.lowering import (
     StepSpec,
     fused_update,
     sgd,
     sparse_weight_grad,
-    update_channel_count,
 )
 from trainlib.model import Model
 from trainlib.planner import StepPlan, aligned, plan_step
@@ -55,6 +54,8 @@ from trainlib.schedule import items_and_buffers
 from trainlib.workflow import Work, plan_model
 
 ORDERS = ("conventional", "reordered")
+ARGS = "__args"                 # a phase's argument window: one of its own TCDM buffers
+DMA_CHUNK = 1 << 16             # bytes per transfer of the load/store copies (17-bit field)
 MEMORY_KINDS = ("tcdm", "l2")
 
 
@@ -105,7 +106,7 @@ class MemPlan:
     phases: list[Phase]
     tensors: dict[str, Tensor]
     locals: list[list[Tensor]]           # per phase: its own buffers (TCDM)
-    args_bytes: int                      # the argument window (largest phase)
+    args_bytes: int                      # argument window of the load / store routines
     tcdm_arena: int                      # packed TCDM bytes (tensors + phase buffers)
     l2_arena: int                        # packed L2 bytes (non-persistent tensors)
     l2_persistent: int                   # parameters, input, target in L2
@@ -334,13 +335,16 @@ def _build(model: Model, cfg: ClusterConfig, memory: str, order: str,
     phases = phases_of(model, planning_config(cfg), memory, order, choices)
     tensors = _lifetimes(phases, memory)
     locals_: list[list[Tensor]] = []
-    args = 0
     for p, ph in enumerate(phases):
         items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
-        args = max(args, args_layout(items).size)
         own = {t.name for t in ph.spec.tensors} if memory == "tcdm" else set()
         locals_.append([Tensor(f"{p}:{b.name}", b.size, "local", "tcdm", p, p, phase=p)
                         for b in bufs if b.name not in own and b.place == "tcdm"])
+        locals_[-1].append(Tensor(f"{p}:{ARGS}", args_layout(items).size // 4, "local",
+                                  "tcdm", p, p, phase=p))
+    args = 0
+    if memory == "tcdm":
+        args = max(args_layout(copy_items(tensors, d)).size for d in (True, False))
     in_tcdm = [t for t in tensors.values() if t.place == "tcdm"]
     tcdm = _pack(in_tcdm + [t for ls in locals_ for t in ls])
     l2 = _pack([t for t in tensors.values() if t.place == "l2" and not t.persistent])
@@ -349,6 +353,20 @@ def _build(model: Model, cfg: ClusterConfig, memory: str, order: str,
                    persistent, deploy_budget(cfg))
     plan.live = [_live(plan, p) for p in range(len(phases))]
     return plan
+
+
+def copy_items(tensors: dict[str, Tensor], to_tcdm: bool) -> list[Item]:
+    """Resident tensors: the DMA that copies the persistent ones from their L2 homes
+    (``<name>@l2``) into TCDM before the first step, or the parameters back after the last."""
+    transfers: list[Transfer] = []
+    for t in tensors.values():
+        if not t.persistent or (not to_tcdm and t.kind != "param"):
+            continue
+        for lo in range(0, 4 * t.size, DMA_CHUNK):
+            n = min(DMA_CHUNK, 4 * t.size - lo)
+            transfers.append(Transfer(Ref(t.name, lo // 4), Ref(t.name + "@l2", lo // 4), n,
+                                      to_tcdm=to_tcdm))
+    return [Issue(transfers), Wait(), Barrier("dma")] if transfers else []
 
 
 def _live(plan: MemPlan, p: int) -> dict[str, int]:
