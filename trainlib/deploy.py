@@ -238,96 +238,109 @@ def _main_text(plan: MemPlan, steps: int, cfg: ClusterConfig, resident: bool) ->
     return lines
 
 
-def _support_text(steps: int) -> list[str]:
-    """Printing (semihosting SYS_WRITE0), the loss report and the trap handler."""
+def _support_text(steps: int, title_bytes: int) -> list[str]:
+    """Text formatting, printing (one semihosting SYS_WRITE0 per line, so lines of several
+    cores never interleave), the loss report and the trap handler.
+
+    The ``__deploy_cat*`` routines append to the buffer at a1 and leave a1 at the new end
+    (the terminating NUL); they use t0-t4, a0 and (``catf``) ft0-ft3.
+    """
+    frame = (len(TRAP_SAVED) * 4 + 64 + title_bytes + 15) // 16 * 16
     return [
         "", "    .text", "    .p2align 2",
         "__deploy_puts:                 # a1 = NUL-terminated string",
         f"    li a0, {SH_WRITE0}", *SEMIHOST, "    ret",
-        "__deploy_putu:                 # a0 = unsigned, a1 = 16-byte buffer",
-        "    addi t0, a1, 15", "    sb zero, 0(t0)", "    li t1, 10",
-        ".Lputu_digit:", "    remu t2, a0, t1", "    divu a0, a0, t1", "    addi t2, t2, 48",
-        "    addi t0, t0, -1", "    sb t2, 0(t0)", "    bnez a0, .Lputu_digit",
-        "    mv a1, t0", "    j __deploy_puts",
-        "__deploy_puthex:               # a0 = word, a1 = 16-byte buffer: 8 hex digits",
-        "    li t0, 8", "    mv t1, a1",
-        ".Lputhex_digit:", "    srli t2, a0, 28", "    slli a0, a0, 4", "    li t3, 10",
-        "    blt t2, t3, .Lputhex_dec", "    addi t2, t2, 39", ".Lputhex_dec:",
-        "    addi t2, t2, 48", "    sb t2, 0(t1)", "    addi t1, t1, 1", "    addi t0, t0, -1",
-        "    bnez t0, .Lputhex_digit", "    sb zero, 0(t1)", "    j __deploy_puts",
-        "__deploy_putf:                 # a0 = float32 bits, a1 = 32-byte buffer: d.dddddde+xx",
-        "    mv t3, a1", "    bgez a0, .Lputf_pos", "    li t0, 45", "    sb t0, 0(t3)",
-        "    addi t3, t3, 1", "    slli a0, a0, 1", "    srli a0, a0, 1", ".Lputf_pos:",
-        "    srli t0, a0, 23", "    li t1, 255", "    bne t0, t1, .Lputf_finite",
-        "    slli t0, a0, 9", "    la t1, .Ls_inf", "    beqz t0, .Lputf_copy",
-        "    la t1, .Ls_nan", "    j .Lputf_copy", ".Lputf_finite:",
-        "    la t1, .Ls_zero", "    beqz a0, .Lputf_copy",
+        "__deploy_cat:                  # a0 = string",
+        "    lbu t0, 0(a0)", "    sb t0, 0(a1)", "    beqz t0, .Lcat_end", "    addi a0, a0, 1",
+        "    addi a1, a1, 1", "    j __deploy_cat", ".Lcat_end:", "    ret",
+        "__deploy_catu:                 # a0 = unsigned, in decimal",
+        "    mv t0, a1", "    li t1, 10",
+        ".Lcatu_digit:", "    remu t2, a0, t1", "    divu a0, a0, t1", "    addi t2, t2, 48",
+        "    sb t2, 0(a1)", "    addi a1, a1, 1", "    bnez a0, .Lcatu_digit",
+        "    sb zero, 0(a1)", "    addi t1, a1, -1",
+        ".Lcatu_reverse:", "    bgeu t0, t1, .Lcatu_end", "    lbu t2, 0(t0)",
+        "    lbu t3, 0(t1)", "    sb t3, 0(t0)", "    sb t2, 0(t1)", "    addi t0, t0, 1",
+        "    addi t1, t1, -1", "    j .Lcatu_reverse", ".Lcatu_end:", "    ret",
+        "__deploy_cathex:               # a0 = word, as 8 hex digits",
+        "    li t0, 8",
+        ".Lcathex_digit:", "    srli t2, a0, 28", "    slli a0, a0, 4", "    li t3, 10",
+        "    blt t2, t3, .Lcathex_dec", "    addi t2, t2, 39", ".Lcathex_dec:",
+        "    addi t2, t2, 48", "    sb t2, 0(a1)", "    addi a1, a1, 1", "    addi t0, t0, -1",
+        "    bnez t0, .Lcathex_digit", "    sb zero, 0(a1)", "    ret",
+        "__deploy_catf:                 # a0 = float32 bits, as d.dddddde+xx",
+        "    bgez a0, .Lcatf_pos", "    li t0, 45", "    sb t0, 0(a1)", "    addi a1, a1, 1",
+        "    slli a0, a0, 1", "    srli a0, a0, 1", ".Lcatf_pos:",
+        "    srli t0, a0, 23", "    li t1, 255", "    bne t0, t1, .Lcatf_finite",
+        "    slli t0, a0, 9", "    la a0, .Ls_inf", "    beqz t0, __deploy_cat",
+        "    la a0, .Ls_nan", "    j __deploy_cat", ".Lcatf_finite:",
+        "    bnez a0, .Lcatf_nonzero", "    la a0, .Ls_zero", "    j __deploy_cat",
+        ".Lcatf_nonzero:",
         "    fmv.w.x ft0, a0", "    li t0, 0x41200000", "    fmv.w.x ft1, t0",
         "    li t0, 0x3f800000", "    fmv.w.x ft2, t0", "    li t2, 0",
-        ".Lputf_down:", "    fle.s t0, ft1, ft0", "    beqz t0, .Lputf_up",
-        "    fdiv.s ft0, ft0, ft1", "    addi t2, t2, 1", "    j .Lputf_down",
-        ".Lputf_up:", "    flt.s t0, ft0, ft2", "    beqz t0, .Lputf_digits",
-        "    fmul.s ft0, ft0, ft1", "    addi t2, t2, -1", "    j .Lputf_up",
-        ".Lputf_digits:", "    li t1, 0",
-        ".Lputf_digit:", "    fcvt.w.s t0, ft0, rtz", "    li t4, 9",
-        "    ble t0, t4, .Lputf_clamped", "    mv t0, t4", ".Lputf_clamped:",
+        ".Lcatf_down:", "    fle.s t0, ft1, ft0", "    beqz t0, .Lcatf_up",
+        "    fdiv.s ft0, ft0, ft1", "    addi t2, t2, 1", "    j .Lcatf_down",
+        ".Lcatf_up:", "    flt.s t0, ft0, ft2", "    beqz t0, .Lcatf_digits",
+        "    fmul.s ft0, ft0, ft1", "    addi t2, t2, -1", "    j .Lcatf_up",
+        ".Lcatf_digits:", "    li t1, 0",
+        ".Lcatf_digit:", "    fcvt.w.s t0, ft0, rtz", "    li t4, 9",
+        "    ble t0, t4, .Lcatf_clamped", "    mv t0, t4", ".Lcatf_clamped:",
         "    fcvt.s.w ft3, t0", "    fsub.s ft0, ft0, ft3", "    fmul.s ft0, ft0, ft1",
-        "    addi t0, t0, 48", "    sb t0, 0(t3)", "    addi t3, t3, 1",
-        "    bnez t1, .Lputf_nodot", "    li t0, 46", "    sb t0, 0(t3)", "    addi t3, t3, 1",
-        ".Lputf_nodot:", "    addi t1, t1, 1", "    li t0, 7", "    blt t1, t0, .Lputf_digit",
-        "    li t0, 101", "    sb t0, 0(t3)", "    li t0, 43", "    bgez t2, .Lputf_esign",
-        "    li t0, 45", "    neg t2, t2", ".Lputf_esign:", "    sb t0, 1(t3)",
-        "    li t1, 10", "    divu t0, t2, t1", "    addi t0, t0, 48", "    sb t0, 2(t3)",
-        "    remu t0, t2, t1", "    addi t0, t0, 48", "    sb t0, 3(t3)", "    sb zero, 4(t3)",
-        "    j __deploy_puts",
-        ".Lputf_copy:", "    lbu t0, 0(t1)", "    sb t0, 0(t3)", "    addi t1, t1, 1",
-        "    addi t3, t3, 1", "    bnez t0, .Lputf_copy", "    j __deploy_puts",
+        "    addi t0, t0, 48", "    sb t0, 0(a1)", "    addi a1, a1, 1",
+        "    bnez t1, .Lcatf_nodot", "    li t0, 46", "    sb t0, 0(a1)", "    addi a1, a1, 1",
+        ".Lcatf_nodot:", "    addi t1, t1, 1", "    li t0, 7", "    blt t1, t0, .Lcatf_digit",
+        "    li t0, 101", "    sb t0, 0(a1)", "    li t0, 43", "    bgez t2, .Lcatf_esign",
+        "    li t0, 45", "    neg t2, t2", ".Lcatf_esign:", "    sb t0, 1(a1)",
+        "    li t1, 10", "    divu t0, t2, t1", "    addi t0, t0, 48", "    sb t0, 2(a1)",
+        "    remu t0, t2, t1", "    addi t0, t0, 48", "    sb t0, 3(a1)", "    sb zero, 4(a1)",
+        "    addi a1, a1, 4", "    ret",
         "",
         "__deploy_loss:                 # core 0, a0 = the loss tensor, s4 = step",
-        "    addi sp, sp, -48", "    sw ra, 44(sp)", "    sw s7, 40(sp)", "    lw s7, 0(a0)",
+        "    addi sp, sp, -80", "    sw ra, 76(sp)", "    sw s7, 72(sp)", "    lw s7, 0(a0)",
         "    la t0, __deploy_losses", "    slli t1, s4, 2", "    add t0, t0, t1",
-        "    sw s7, 0(t0)",
-        "    la a1, .Ls_step", "    call __deploy_puts",
-        "    addi a0, s4, 1", "    mv a1, sp", "    call __deploy_putu",
-        "    la a1, .Ls_loss", "    call __deploy_puts",
-        "    mv a0, s7", "    mv a1, sp", "    call __deploy_putf",
-        "    la a1, .Ls_hex", "    call __deploy_puts",
-        "    mv a0, s7", "    mv a1, sp", "    call __deploy_puthex",
-        "    la a1, .Ls_close", "    call __deploy_puts",
-        "    lw s7, 40(sp)", "    lw ra, 44(sp)", "    addi sp, sp, 48", "    ret",
+        "    sw s7, 0(t0)", "    mv a1, sp",
+        "    la a0, .Ls_step", "    call __deploy_cat",
+        "    addi a0, s4, 1", "    call __deploy_catu",
+        "    la a0, .Ls_loss", "    call __deploy_cat",
+        "    mv a0, s7", "    call __deploy_catf",
+        "    la a0, .Ls_hex", "    call __deploy_cat",
+        "    mv a0, s7", "    call __deploy_cathex",
+        "    la a0, .Ls_close", "    call __deploy_cat",
+        "    mv a1, sp", "    call __deploy_puts",
+        "    lw s7, 72(sp)", "    lw ra, 76(sp)", "    addi sp, sp, 80", "    ret",
         "",
         "    .p2align 2",
         "__deploy_trap:                 # name the phase and step, then fault again unhandled",
-        "    addi sp, sp, -64",
+        f"    addi sp, sp, -{frame}",
         *[f"    sw {r}, {4 * i}(sp)" for i, r in enumerate(TRAP_SAVED)],
         "    csrw mtvec, zero",
         "    csrr s8, mhartid", "    andi s8, s8, 0x1f",
-        "    la a1, .Ls_fault_core", "    call __deploy_puts",
-        "    mv a0, s8", "    addi a1, sp, 48", "    call __deploy_putu",
-        "    la a1, .Ls_fault_step", "    call __deploy_puts",
         "    la t0, __deploy_where", "    slli t1, s8, 3", "    add s9, t0, t1",
-        "    lw a0, 4(s9)", "    addi a0, a0, 1", "    addi a1, sp, 48", "    call __deploy_putu",
-        "    la a1, .Ls_fault_of", "    call __deploy_puts",
-        "    la a1, .Ls_fault_phase", "    call __deploy_puts",
+        f"    addi a1, sp, {4 * len(TRAP_SAVED)}",
+        "    la a0, .Ls_fault_core", "    call __deploy_cat",
+        "    mv a0, s8", "    call __deploy_catu",
+        "    la a0, .Ls_fault_step", "    call __deploy_cat",
+        "    lw a0, 4(s9)", "    addi a0, a0, 1", "    call __deploy_catu",
+        "    la a0, .Ls_fault_of", "    call __deploy_cat",
         "    lw t0, 0(s9)", "    slli t0, t0, 2", "    la t1, __deploy_titles",
-        "    add t0, t0, t1", "    lw a1, 0(t0)", "    call __deploy_puts",
-        "    la a1, .Ls_close", "    addi a1, a1, 1", "    call __deploy_puts",
+        "    add t0, t0, t1", "    lw a0, 0(t0)", "    call __deploy_cat",
+        "    la a0, .Ls_newline", "    call __deploy_cat",
+        f"    addi a1, sp, {4 * len(TRAP_SAVED)}", "    call __deploy_puts",
         *[f"    lw {r}, {4 * i}(sp)" for i, r in enumerate(TRAP_SAVED)],
-        "    addi sp, sp, 64", "    mret",
+        f"    addi sp, sp, {frame}", "    mret",
         "",
         "    .section .rodata",
         ".Ls_step:", '    .asciz "step "', ".Ls_loss:", '    .asciz " loss "',
         ".Ls_hex:", '    .asciz " (0x"', ".Ls_close:", '    .asciz ")\\n"',
+        ".Ls_newline:", '    .asciz "\\n"',
         ".Ls_inf:", '    .asciz "inf"', ".Ls_nan:", '    .asciz "nan"',
         ".Ls_zero:", '    .asciz "0.000000e+00"',
         ".Ls_fault_core:", '    .asciz "deploy: core "',
         ".Ls_fault_step:", '    .asciz " faulted in step "',
-        ".Ls_fault_of:", f'    .asciz " of {steps}"',
-        ".Ls_fault_phase:", '    .asciz ", "',
+        ".Ls_fault_of:", f'    .asciz " of {steps}, "',
     ]
 
 
-TRAP_SAVED = ("ra", "t0", "t1", "t2", "t3", "a0", "a1", "s8", "s9")
+TRAP_SAVED = ("ra", "t0", "t1", "t2", "t3", "t4", "a0", "a1", "s8", "s9")
 
 
 def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
@@ -353,7 +366,8 @@ def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
     lines += ["", "    .section .rodata", "    .p2align 2", "__deploy_titles:"]
     lines += [f"    .word .Ltitle{k}" for k in range(len(routines))]
     for k, r in enumerate(routines):
-        lines += [f".Ltitle{k}:", f'    .asciz "{r.title}"']
+        title = r.title.replace("\\", "\\\\").replace('"', '\\"')
+        lines += [f".Ltitle{k}:", f'    .asciz "{title}"']
     return lines
 
 
@@ -396,7 +410,7 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     text += _main_text(plan, steps, cfg, resident)
     for k, r in enumerate(routines):
         text += _routine_text(k, r, cfg.cores)
-    text += _support_text(steps)
+    text += _support_text(steps, max(len(r.title) for r in routines))
     text += _data_text(plan, routines, steps, cfg.cores, data)
     driver = "\n".join(text) + "\n"
     items = [it for r in routines for it in r.items]
