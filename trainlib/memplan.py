@@ -34,6 +34,7 @@ backward pass stops at the first layer whose parameters are updated (``Model.fir
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -457,27 +458,29 @@ def suggestion(model: Model, cfg: ClusterConfig, l2_budget: int | None,
 
 
 def candidate_forms(model: Model) -> list[tuple[str, Model, str]]:
-    """Update forms to try, least change first: reordered, channel fractions, bias-only,
-    fewer updated layers (the last k)."""
-    import dataclasses
+    """Update forms to try when a plan does not fit, least change first: the reordered update,
+    then each sparse form (``sparse_forms``) with it."""
+    return [("update order 'reordered'", model, "reordered")] + [
+        (f"update order 'reordered' and {label}", m, "reordered")
+        for label, m in sparse_forms(model)]
 
-    out = [("update order 'reordered'", model, "reordered")]
+
+def sparse_forms(model: Model) -> list[tuple[str, Model]]:
+    """The model under each sparse update form: a fraction of each updated layer's output
+    channels, only the biases (layers without one frozen), only the last k updated layers."""
     updated = model.updated
-    for frac in (0.5, 0.25):
-        m = dataclasses.replace(model, update_channels={n: frac for n in updated})
-        out.append((f"reordered and update_channels = {frac} on every updated layer", m,
-                    "reordered"))
+    plain = dict(update_channels={}, update_bias_only=set())
+    out = [(f"update_channels = {f} on every updated layer",
+            dataclasses.replace(model, update_channels={n: f for n in updated},
+                                update_bias_only=set())) for f in (0.5, 0.25)]
+    shapes = model.shapes()
     with_bias = [n for n in updated
-                 if "bias" in model.layers[model.index(n)].params(
-                     model.shapes()[model.index(n)])]
+                 if "bias" in model.layers[model.index(n)].params(shapes[model.index(n)])]
     if with_bias:
-        m = dataclasses.replace(model, update=set(with_bias), update_bias_only=set(with_bias),
-                                update_channels={})
-        out.append(("reordered and update = \"bias\" on " + ", ".join(with_bias), m,
-                    "reordered"))
+        out.append((f"update = \"bias\" on {', '.join(with_bias)} (the rest frozen)",
+                    dataclasses.replace(model, update=set(with_bias), update_channels={},
+                                        update_bias_only=set(with_bias))))
     for k in range(len(updated) - 1, 0, -1):
-        m = dataclasses.replace(model, update=set(updated[-k:]), update_channels={},
-                                update_bias_only=set())
-        out.append((f"reordered, updating only the last {k} layer(s) "
-                    f"({', '.join(updated[-k:])})", m, "reordered"))
+        out.append((f"only the last {k} updated layer(s) ({', '.join(updated[-k:])})",
+                    dataclasses.replace(model, update=set(updated[-k:]), **plain)))
     return out
