@@ -146,7 +146,7 @@ def _phase_routines(plan: MemPlan) -> list[Routine]:
     for p, ph in enumerate(plan.phases):
         items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
         own = {t.name for t in ph.spec.tensors}
-        local = {t.name.split(":", 1)[1]: t for t in plan.locals[p]}
+        local = {t.name.rpartition("/")[2]: t for t in plan.locals[p]}
         addresses = {}
         for b in bufs:
             if b.name in own and b.name not in local:

@@ -339,9 +339,9 @@ def _build(model: Model, cfg: ClusterConfig, memory: str, order: str,
     for p, ph in enumerate(phases):
         items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
         own = {t.name for t in ph.spec.tensors} if memory == "tcdm" else set()
-        locals_.append([Tensor(f"{p}:{b.name}", b.size, "local", "tcdm", p, p, phase=p)
+        locals_.append([Tensor(f"{ph.title}/{b.name}", b.size, "local", "tcdm", p, p, phase=p)
                         for b in bufs if b.name not in own and b.place == "tcdm"])
-        locals_[-1].append(Tensor(f"{p}:{ARGS}", args_layout(items).size // 4, "local",
+        locals_[-1].append(Tensor(f"{ph.title}/{ARGS}", args_layout(items).size // 4, "local",
                                   "tcdm", p, p, phase=p))
     args = 0
     if memory == "tcdm":
@@ -399,7 +399,7 @@ def plan_memory(model: Model, cfg: ClusterConfig, memory: str | None = None,
     plan = _build(model, cfg, memory, order, choices)
     problem = shortfall(plan, cfg, l2_budget)
     if problem:
-        raise PlanError(problem + suggestion(model, cfg, l2_budget, choices))
+        raise PlanError(problem + suggestion(model, cfg, l2_budget, choices, memory, order))
     return plan
 
 
@@ -440,10 +440,13 @@ def _largest(plan: MemPlan, p: int, place: str) -> str:
 
 
 def suggestion(model: Model, cfg: ClusterConfig, l2_budget: int | None,
-               choices: ChoiceTable | None) -> str:
-    """'; fits as ...' naming the first form that fits, or that none does."""
+               choices: ChoiceTable | None, memory: str, order: str) -> str:
+    """'; it fits with ...' naming the first form that fits, or that none does."""
     best = None
-    for label, m, order in candidate_forms(model):
+    forms = candidate_forms(model)
+    if memory == "tcdm":
+        forms.insert(0, ("the tensors in L2 (memory 'l2')", model, order))
+    for label, m, order in forms:
         try:
             plan = _build(m, cfg, "l2", order, choices)
         except PlanError:
