@@ -4,6 +4,7 @@ memory plans ``trainlib plan`` prints.
     trainlib deploy MODEL.toml -o net.elf [--steps N] [--choices TABLE.toml] [--emit-asm DIR]
                     [--order conventional|reordered] [--memory auto|tcdm|l2]
                     [--cores 8] [--config PRESET] [--l1 SIZE] [--l2 SIZE]
+                    [--timeline memory.html]
 
 Then ``isasim run net.elf --cores 8`` runs the N training steps and prints each step's loss.
 ``--l1`` is the TCDM size of the cluster, ``--l2`` a budget for the training tensors in L2: a
@@ -22,6 +23,7 @@ from trainlib.choices import ChoiceTable
 from trainlib.deploy import deploy, deploy_config
 from trainlib.errors import PlanError, TrainlibError
 from trainlib.memplan import ORDERS, plan_memory
+from trainlib.memview import write_timeline
 from trainlib.model import Model
 from trainlib.tune.cli import size
 
@@ -52,6 +54,7 @@ def add_plan_options(p: argparse.ArgumentParser) -> None:
                    help="update order: all gradients then all updates (conventional), or "
                         "each layer's update fused with its weight gradient (reordered)")
     p.add_argument("--l2", type=size, help="L2 budget for the training tensors, e.g. 256KiB")
+    p.add_argument("--timeline", metavar="HTML", help="write the memory timeline of the plan(s)")
 
 
 def _config(args):
@@ -84,6 +87,9 @@ def run(args, console: Console) -> int:
     console.print(f"  {dep.plan.describe()}", highlight=False)
     if args.emit_asm:
         console.print(f"  assembly: {dep.emit_asm(args.emit_asm, path.stem)}", highlight=False)
+    if args.timeline:
+        console.print(f"  memory timeline: {write_timeline([dep.plan], args.timeline)}",
+                      highlight=False)
     syms = ", ".join(s for s, _ in dep.param_symbols.values())
     console.print(f"  final parameters at: {syms}; losses at __deploy_losses", highlight=False,
                   soft_wrap=True)
@@ -98,6 +104,7 @@ def plan_table(model: Model, args, choices: ChoiceTable | None) -> Table:
     t = Table(title=f"{model.name}: whole-step memory plans (deployed program)")
     for col in ("update order", "tensors", "phases", "peak L1 (B)", "peak L2 (B)", "fits"):
         t.add_column(col, justify="right" if "peak" in col or col == "phases" else "left")
+    plans = []
     for order in ORDERS:
         try:
             plan = plan_memory(model, cfg, args.memory, order, choices, args.l2)
@@ -106,6 +113,9 @@ def plan_table(model: Model, args, choices: ChoiceTable | None) -> Table:
                 raise
             t.add_row(order, "-", "-", "-", "-", str(e))
             continue
+        plans.append(plan)
         t.add_row(order, plan.memory, str(len(plan.phases)), f"{plan.l1_peak:,}",
                   f"{plan.l2_peak:,}", "yes")
+    if args.timeline:
+        t.caption = f"memory timeline: {write_timeline(plans, args.timeline)}"
     return t

@@ -167,3 +167,16 @@ def test_tcdm_budget_is_refused_with_the_phase(tmp_path):
     assert "it fits with the tensors in L2 (memory 'l2')" in msg
     with pytest.raises(PlanError, match="layer dw1 wg: needs 4128 bytes of TCDM"):
         plan_memory(model, cfg.replace(tcdm_size=8192), None, "conventional")
+
+
+def test_plan_writes_the_memory_timeline(tmp_path, capsys):
+    out = tmp_path / "memory.html"
+    assert cli.main(["plan", EXAMPLES[0], "--timeline", str(out)]) == 0
+    page = out.read_text()
+    model = Model.load(EXAMPLES[0])
+    for order in ("conventional", "reordered"):
+        plan = plan_memory(model, CFG, None, order)
+        assert f"{order} updates" in page and f"L2, {plan.l2_peak:,} bytes at the peak" in page
+        for t in plan.tensors.values():                 # every tensor has its box
+            assert f"<title>{t.name}: {t.nbytes:,} B" in page
+    assert page.count("<svg") == 4
