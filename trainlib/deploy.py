@@ -60,7 +60,7 @@ from trainlib.driver import (
 )
 from trainlib.driver import Call as DriverCall
 from trainlib.driver import DriverProgram as _Program
-from trainlib.errors import PlanError, SimulationError
+from trainlib.errors import ModelError, PlanError, SimulationError
 from trainlib.memplan import ARGS, MemPlan, Tensor, copy_items, plan_memory, symbol_part
 from trainlib.model import Model, Params
 from trainlib.schedule import items_and_buffers
@@ -399,6 +399,7 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     if steps < 1:
         raise PlanError("--steps must be at least 1")
     cfg = deploy_config(config, cores)
+    _check_symbols(model)
     plan = plan_memory(model, cfg, memory, order, choices, l2_budget)
     resident = plan.memory == "tcdm"
     routines = _phase_routines(plan)
@@ -421,6 +422,18 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     symbols = {(la.name, p): (data_symbol(f"param.{la.name}.{p}"), shp)
                for i, la in enumerate(model.layers) for p, shp in la.params(shapes[i]).items()}
     return Deployment(plan, steps, cfg, routines, driver, files, program, symbols)
+
+
+def _check_symbols(model: Model) -> None:
+    """Layer names become parts of symbols (``[^A-Za-z0-9_]`` -> ``_``): refuse two that would
+    give the same one."""
+    seen: dict[str, str] = {}
+    for la in model.layers:
+        part = symbol_part(la.name)
+        if part in seen:
+            raise ModelError(f"layers {seen[part]!r} and {la.name!r} give the same program "
+                             f"symbols ({part}); rename one")
+        seen[part] = la.name
 
 
 def deploy_config(config: str | ClusterConfig, cores: int) -> ClusterConfig:

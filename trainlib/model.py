@@ -301,12 +301,15 @@ class Model:
     def to_dict(self) -> dict:
         m: dict = {"name": self.name, "input": list(self.input_shape), "loss": self.loss,
                    "target": self.target, "seed": self.seed, "memory": self.memory}
-        if self.update is not None:
-            m["update"] = self.updated
         layers = [layer_to_dict(la) for la in self.layers]
+        if self.update_bias_only:           # bias-only is a per-layer flag: give them all so
+            for la, t in zip(self.layers, layers, strict=True):
+                if la.has_params:
+                    t["update"] = ("bias" if la.name in self.update_bias_only else
+                                   la.name in self.updated)
+        elif self.update is not None:
+            m["update"] = self.updated
         for t in layers:
-            if t["name"] in self.update_bias_only:
-                t["update"] = "bias"
             if t["name"] in self.update_channels:
                 t["update_channels"] = self.update_channels[t["name"]]
         return {"model": m, "optimizer": {"lr": self.lr, "weight_decay": self.weight_decay},

@@ -4,6 +4,8 @@ bit and the golden model's within rounding."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -142,3 +144,12 @@ def test_read_back_has_the_losses_and_stamps(tmp_path):
     assert run.phase_cycles().shape == (2, len(dep.plan.phases))
     assert (run.phase_cycles() > 0).all()
     assert run.step_cycles()[1] == run.phase_cycles()[1].sum()
+
+
+def test_layer_names_that_give_one_symbol_are_refused(tmp_path, capsys):
+    path = Path(small_model_file(tmp_path))
+    path.write_text(path.read_text().replace('name = "flat"', 'name = "l.relu"')
+                    .replace('name = "lrelu"', 'name = "l_relu"'))
+    assert cli.main(["deploy", str(path), "-o", str(tmp_path / "x.elf")]) == 2
+    err = capsys.readouterr().err
+    assert "layers 'l_relu' and 'l.relu' give the same program symbols" in err

@@ -180,3 +180,11 @@ def test_plan_writes_the_memory_timeline(tmp_path, capsys):
         for t in plan.tensors.values():                 # every tensor has its box
             assert f"<title>{t.name}: {t.nbytes:,} B" in page
     assert page.count("<svg") == 4
+
+
+def test_sparse_forms_survive_the_model_file_round_trip(tmp_path):
+    m = Model.load(small_model_file(tmp_path, pw1_extra='update = "bias"',
+                                    fc_extra="update_channels = 0.4"))
+    again = Model.from_dict(m.to_dict())
+    assert again.update_bias_only == {"pw1"} and again.update_channels == {"fc": 0.4}
+    assert again.updated == m.updated
