@@ -28,6 +28,7 @@ from .helpers import (
 )
 
 STEPS = 3
+TUNED = Path(__file__).parent / "small.tuned.toml"
 
 
 def _run_elf(elf: str, capsys) -> str:
@@ -65,23 +66,40 @@ def test_cli_deploy_then_isasim_run(tmp_path, capsys, memory, order):
     assert_close_to_golden(losses, params, model, STEPS)
 
 
-def test_deploy_with_tuned_choices(tmp_path, capsys):
-    table = ChoiceTable(meta={"cores": 8})
-    for layer, step, kernel, tile in (("fc", "fw", "mm_4x4_n", 2), ("fc", "ig", "mm_1x4_m", 16),
-                                      ("pw1", "ig", "mm_2x2_n", 3), ("pw1", "wg", "mm_2x4_n", 2),
-                                      ("dw1", "wg", "mm_dw_in_grad_1x2", 3)):
-        table.add(Choice(layer, step, kernel, tile))
-    choices = tmp_path / "tuned.toml"
-    table.save(choices)
+def _deploy_with_choices(tmp_path, capsys, choices: Path, order: str) -> None:
     path = small_model_file(tmp_path, "l2")
     elf = str(tmp_path / "net.elf")
     assert cli.main(["deploy", path, "-o", elf, "--steps", "2", "--choices", str(choices),
-                     "--order", "reordered"]) == 0
+                     "--order", order]) == 0
     capsys.readouterr()
     losses = printed_losses(_run_elf(elf, capsys))
     model = Model.load(path)
     res = train(model, 2, choices=ChoiceTable.load(choices))
     assert_same_as_step_runs(losses, _params_at_symbols(elf, model), res)
+
+
+@pytest.mark.parametrize("order", ["conventional", "reordered"])
+def test_deploy_with_the_tuners_choices(tmp_path, capsys, order):
+    """The autotuner's table (blocked kernels, tiles) for the small model."""
+    _deploy_with_choices(tmp_path, capsys, TUNED, order)
+
+
+def test_deploy_with_hand_written_choices(tmp_path, capsys):
+    table = ChoiceTable(meta={"cores": 8})
+    for layer, step, kernel, tile in (("fc", "fw", "mm_4x4_n", 2), ("fc", "ig", "mm_1x4_m", 16),
+                                      ("pw1", "ig", "mm_2x2_n", 3), ("pw1", "wg", "mm_2x4_n", 2),
+                                      ("dw1", "wg", "mm_dw_in_grad_1x2", 3)):
+        table.add(Choice(layer, step, kernel, tile))
+    table.save(tmp_path / "hand.toml")
+    _deploy_with_choices(tmp_path, capsys, tmp_path / "hand.toml", "reordered")
+
+
+@pytest.mark.slow
+def test_tune_then_deploy(tmp_path, capsys):
+    path = small_model_file(tmp_path, "l2")
+    assert cli.main(["tune", path, "-o", str(tmp_path / "t.toml"), "--no-cache",
+                     "--workers", "1"]) == 0
+    _deploy_with_choices(tmp_path, capsys, tmp_path / "t.toml", "reordered")
 
 
 @pytest.mark.parametrize("name", ["pulp_trainlib_net0", "ds_cnn_kws"])
