@@ -28,11 +28,16 @@ from rich.table import Table
 from isasim.layout import CATEGORIES
 from trainlib.deploy import deploy, deploy_config, run_deployed
 from trainlib.driver import STACK_BYTES
-from trainlib.memplan import ORDERS
+from trainlib.memplan import ORDERS, plan_memory
 from trainlib.model import Model
 from trainlib.train import train
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def auto_plan_memory(model: Model, cfg, args) -> str:
+    """How the whole-step plan places the tensors (tcdm, l2 or mixed)."""
+    return plan_memory(model, cfg, None, args.order).memory
 
 
 def main() -> int:
@@ -49,10 +54,12 @@ def main() -> int:
     for path in sorted(EXAMPLES.glob("*.toml")):
         model = Model.load(path)
         res = train(model, 1, cores=args.cores, config=args.config)
-        dep = deploy(model, 1, config=cfg, order=args.order)
+        dep = deploy(model, 1, config=cfg, order=args.order, memory=res.plan.memory)
         run = run_deployed(dep)
+        auto = run_deployed(deploy(model, 1, config=cfg, order=args.order))
         failed |= not np.array_equal(np.float32(run.losses), np.float32(res.losses))
         separate = int(res.cycles_per_step()[0])
+        auto_cyc, auto_mem = int(auto.step_cycles()[0]), auto_plan_memory(model, cfg, args)
         deployed = int(run.step_cycles()[0])
         whole = int(run.result.total_cycles)
         cat_sep = np.sum([s.categories for s in res.stats[0]], axis=0)
@@ -76,7 +83,9 @@ def main() -> int:
             f"{model.name}: step cycles {separate:,} as separate runs (their sum), {deployed:,} "
             f"deployed ({deployed - separate:+,}, {100 * (deployed - separate) / separate:+.1f}"
             f" %; {(deployed - separate) / n_ph:+,.0f} per phase); the deployed run takes "
-            f"{whole:,} cycles with its start and exit", highlight=False)
+            f"{whole:,} cycles with its start and exit; planned as a whole step ({auto_mem}) "
+            f"it takes {auto_cyc:,} ({100 * (auto_cyc - separate) / separate:+.1f} %)",
+            highlight=False)
         tilings = sum(a.plan != b.plan.describe() for a, b in zip(res.stats[0], dep.plan.phases,
                                                                  strict=False))
         if tilings:

@@ -144,7 +144,7 @@ def data_symbol(name: str) -> str:
 def _phase_routines(plan: MemPlan) -> list[Routine]:
     out = []
     for p, ph in enumerate(plan.phases):
-        items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
+        items, bufs = items_and_buffers(ph.spec, ph.plan.tiling, resident=ph.resident)
         own = {t.name for t in ph.spec.tensors}
         local = {t.name.rpartition("/")[2]: t for t in plan.locals[p]}
         addresses = {}
@@ -401,7 +401,7 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     cfg = deploy_config(config, cores)
     _check_symbols(model)
     plan = plan_memory(model, cfg, memory, order, choices, l2_budget)
-    resident = plan.memory == "tcdm"
+    resident = any(t.persistent and t.place == "tcdm" for t in plan.tensors.values())
     routines = _phase_routines(plan)
     if resident:
         routines += [_copy_routine(plan, True), _copy_routine(plan, False)]

@@ -50,8 +50,8 @@ from trainlib.lowering import (
     sparse_weight_grad,
 )
 from trainlib.model import Model
-from trainlib.planner import StepPlan, aligned, plan_step
-from trainlib.schedule import items_and_buffers
+from trainlib.planner import StepPlan, aligned, measure, plan_step
+from trainlib.schedule import in_place, items_and_buffers
 from trainlib.workflow import Work, plan_model
 
 ORDERS = ("conventional", "reordered")
@@ -89,6 +89,7 @@ class Phase:
     binds: dict[str, str]
     layer: str                  # layer name (the loss: the loss name)
     step: str                   # fw | loss | wg | ig | skip | update.<p> | wg+update
+    resident: frozenset[str] = frozenset()   # streamed: spec tensors homed in TCDM
 
     @property
     def title(self) -> str:
@@ -102,7 +103,7 @@ class Phase:
 @dataclass
 class MemPlan:
     model: Model
-    memory: str                          # tcdm | l2
+    memory: str                          # tcdm | l2 | mixed (L2, some tensors in TCDM)
     order: str                           # conventional | reordered
     phases: list[Phase]
     tensors: dict[str, Tensor]
@@ -125,6 +126,9 @@ class MemPlan:
     def describe(self) -> str:
         where = ("resident in TCDM" if self.memory == "tcdm" else
                  "homed in L2, phases streamed through TCDM")
+        if self.memory == "mixed":
+            homed = [t.name for t in self.tensors.values() if t.place == "tcdm"]
+            where += f" except {len(homed)} homed in TCDM ({', '.join(homed)})"
         return (f"{self.order} updates, tensors {where}: peak L1 {self.l1_peak} B "
                 f"(of {self.tcdm_budget}), peak L2 {self.l2_peak} B "
                 f"({self.l2_persistent} persistent + {self.l2_arena} packed)")
@@ -294,7 +298,10 @@ def deploy_budget(cfg: ClusterConfig) -> int:
     return cfg.tcdm_size - cfg.cores * cfg.stack_size
 
 
-def _lifetimes(phases: list[Phase], memory: str) -> dict[str, Tensor]:
+def _lifetimes(phases: list[Phase], memory: str, homes: frozenset[str] = frozenset()
+               ) -> dict[str, Tensor]:
+    """Every model tensor with its lifetime; its place is ``memory`` (tcdm or l2), or TCDM
+    for the tensors named in ``homes``."""
     last = len(phases) - 1
     out: dict[str, Tensor] = {}
     for p, ph in enumerate(phases):
@@ -304,7 +311,8 @@ def _lifetimes(phases: list[Phase], memory: str) -> dict[str, Tensor]:
             ten = out.get(name)
             if ten is None:
                 persistent = kind in PERSISTENT
-                ten = out[name] = Tensor(name, t.size, kind, memory, 0 if persistent else p,
+                place = "tcdm" if memory == "tcdm" or name in homes else "l2"
+                ten = out[name] = Tensor(name, t.size, kind, place, 0 if persistent else p,
                                          last if persistent else p, persistent)
             ten.size = max(ten.size, t.size)
             if not ten.persistent:
@@ -334,26 +342,83 @@ def _pack(tensors: list[Tensor]) -> int:
 def _build(model: Model, cfg: ClusterConfig, memory: str, order: str,
            choices: ChoiceTable | None) -> MemPlan:
     phases = phases_of(model, planning_config(cfg), memory, order, choices)
-    tensors = _lifetimes(phases, memory)
+    return _assemble(model, cfg, memory, order, phases, frozenset())
+
+
+def _assemble(model: Model, cfg: ClusterConfig, memory: str, order: str, phases: list[Phase],
+              homes: frozenset[str]) -> MemPlan:
+    """The plan of planned phases with the tensors ``homes`` in TCDM: lifetimes, each phase's
+    own buffers, packing."""
+    tensors = _lifetimes(phases, memory, homes)
     locals_: list[list[Tensor]] = []
     for p, ph in enumerate(phases):
-        items, bufs = items_and_buffers(ph.spec, ph.plan.tiling)
-        own = {t.name for t in ph.spec.tensors} if memory == "tcdm" else set()
+        items, bufs = items_and_buffers(ph.spec, ph.plan.tiling, resident=ph.resident)
+        own = ({t.name for t in ph.spec.tensors} if memory == "tcdm" else set(ph.resident))
         locals_.append([Tensor(f"{ph.title}/{b.name}", b.size, "local", "tcdm", p, p, phase=p)
                         for b in bufs if b.name not in own and b.place == "tcdm"])
         locals_[-1].append(Tensor(f"{ph.title}/{ARGS}", args_layout(items).size // 4, "local",
                                   "tcdm", p, p, phase=p))
-    args = 0
-    if memory == "tcdm":
-        args = max(args_layout(copy_items(tensors, d)).size for d in (True, False))
+    args = max(args_layout(copy_items(tensors, d)).size for d in (True, False))
     in_tcdm = [t for t in tensors.values() if t.place == "tcdm"]
     tcdm = _pack(in_tcdm + [t for ls in locals_ for t in ls])
     l2 = _pack([t for t in tensors.values() if t.place == "l2" and not t.persistent])
     persistent = sum(t.nbytes for t in tensors.values() if t.persistent)
-    plan = MemPlan(model, memory, order, phases, tensors, locals_, aligned(args), tcdm, l2,
-                   persistent, deploy_budget(cfg))
+    plan = MemPlan(model, "mixed" if homes else memory, order, phases, tensors, locals_,
+                   aligned(args), tcdm, l2, persistent, deploy_budget(cfg))
     plan.live = [_live(plan, p) for p in range(len(phases))]
     return plan
+
+
+def _home_in_tcdm(plan: MemPlan, cfg: ClusterConfig) -> MemPlan:
+    """A streamed plan with tensors moved to TCDM while the packed TCDM still fits: the
+    tensors most phases move first (bytes of DMA saved per byte of TCDM), smaller first among
+    equals.  Each phase keeps its tiling; a tensor it would have to use in place but whose
+    tiles are not contiguous runs (``schedule.in_place``) stays in L2.  Accepted when the
+    moved bytes go down."""
+    uses: dict[str, int] = {}
+    for ph in plan.phases:
+        for b in ph.binds.values():
+            uses[b] = uses.get(b, 0) + 1
+    order = sorted(plan.tensors.values(), key=lambda t: (-uses[t.name], t.nbytes, t.name))
+    best, moved = plan, _moved(plan)
+    homes: frozenset[str] = frozenset()
+    for t in order:
+        if t.nbytes > plan.tcdm_budget:
+            continue
+        trial_homes = homes | {t.name}
+        try:
+            phases = [_with_homes(ph, trial_homes, cfg) for ph in plan.phases]
+        except ValueError:
+            continue
+        trial = _assemble(plan.model, cfg, "l2", plan.order, phases, trial_homes)
+        m = _moved(trial)
+        if trial.l1_peak <= trial.tcdm_budget and m < moved:
+            best, moved, homes = trial, m, trial_homes
+    return best
+
+
+def _with_homes(ph: Phase, homes: frozenset[str], cfg: ClusterConfig) -> Phase:
+    """The phase with its spec tensors bound to ``homes`` used in place (same tiling)."""
+    resident = frozenset(t.name for t in ph.spec.tensors if ph.binds[t.name] in homes)
+    if resident == ph.resident:
+        return ph
+    tiling = ph.plan.tiling
+    for t in ph.spec.tensors:
+        if t.name in resident and not in_place(t, tiling.tile, ph.spec.extent):
+            raise ValueError(t.name)
+    tcdm, l2 = measure(ph.spec, tiling, resident)
+    plan = StepPlan(tiling, ph.plan.tiles, tcdm, l2, ph.plan.budget)
+    return dataclasses.replace(ph, plan=plan, resident=resident)
+
+
+def _moved(plan: MemPlan) -> int:
+    """Bytes the DMA moves in one step (every transfer of every phase)."""
+    total = 0
+    for ph in plan.phases:
+        items, _ = items_and_buffers(ph.spec, ph.plan.tiling, resident=ph.resident)
+        total += sum(t.line_bytes * t.lines for it in items if isinstance(it, Issue)
+                     for t in it.transfers)
+    return total
 
 
 def copy_items(tensors: dict[str, Tensor], to_tcdm: bool) -> list[Item]:
@@ -361,7 +426,7 @@ def copy_items(tensors: dict[str, Tensor], to_tcdm: bool) -> list[Item]:
     (``<name>@l2``) into TCDM before the first step, or the parameters back after the last."""
     transfers: list[Transfer] = []
     for t in tensors.values():
-        if not t.persistent or (not to_tcdm and t.kind != "param"):
+        if not t.persistent or t.place != "tcdm" or (not to_tcdm and t.kind != "param"):
             continue
         for lo in range(0, 4 * t.size, DMA_CHUNK):
             n = min(DMA_CHUNK, 4 * t.size - lo)
@@ -371,12 +436,11 @@ def copy_items(tensors: dict[str, Tensor], to_tcdm: bool) -> list[Item]:
 
 
 def _live(plan: MemPlan, p: int) -> dict[str, int]:
-    live = {"tcdm": plan.args_bytes, "l2": plan.l2_persistent if plan.memory == "l2" else 0}
+    """Bytes in use per memory during phase p (every persistent tensor has its L2 home)."""
+    live = {"tcdm": plan.args_bytes, "l2": plan.l2_persistent}
     for t in list(plan.tensors.values()) + plan.locals[p]:
         if t.first <= p <= t.last and not (t.persistent and t.place == "l2"):
             live[t.place] += t.nbytes
-    if plan.memory == "tcdm":             # resident: the parameters' and input's L2 homes
-        live["l2"] += sum(t.nbytes for t in plan.tensors.values() if t.persistent)
     return live
 
 
@@ -393,6 +457,9 @@ def plan_memory(model: Model, cfg: ClusterConfig, memory: str | None = None,
                 return plan
         except PlanError:
             pass
+        plan = _build(model, cfg, "l2", order, choices)
+        if not shortfall(plan, cfg, l2_budget):
+            return _home_in_tcdm(plan, cfg)
         memory = "l2"
     if memory not in MEMORY_KINDS:
         raise PlanError(f"memory must be auto, tcdm or l2, not {memory!r}")
@@ -431,7 +498,7 @@ def shortfall(plan: MemPlan, cfg: ClusterConfig, l2_budget: int | None) -> str |
 def _largest(plan: MemPlan, p: int, place: str) -> str:
     live = [t for t in list(plan.tensors.values()) + plan.locals[p]
             if t.first <= p <= t.last and t.place == place]
-    if place == "l2" or plan.memory == "tcdm":
+    if place == "l2":                    # every persistent tensor has its L2 home
         live += [t for t in plan.tensors.values() if t.persistent]
     if not live:
         return "(none)"

@@ -12,7 +12,7 @@ import pytest
 from trainlib import cli, golden
 from trainlib.deploy import deploy, deploy_config, run_deployed
 from trainlib.errors import ModelError, PlanError
-from trainlib.memplan import plan_memory
+from trainlib.memplan import _moved, plan_memory
 from trainlib.model import Model
 from trainlib.train import golden_step
 
@@ -188,3 +188,20 @@ def test_sparse_forms_survive_the_model_file_round_trip(tmp_path):
     again = Model.from_dict(m.to_dict())
     assert again.update_bias_only == {"pw1"} and again.update_channels == {"fc": 0.4}
     assert again.updated == m.updated
+
+
+@pytest.mark.parametrize("path", EXAMPLES)
+def test_auto_homes_tensors_in_tcdm_where_the_step_still_fits(path):
+    """Neither example fits resident; planned as a whole step, some tensors move to TCDM
+    (used in place by the phases that read them), the DMA moves fewer bytes, and the packed
+    TCDM still fits."""
+    model = Model.load(path)
+    streamed = plan_memory(model, CFG, "l2", "conventional")
+    mixed = plan_memory(model, CFG, "auto", "conventional")
+    assert streamed.memory == "l2" and mixed.memory == "mixed"
+    homed = {n for n, t in mixed.tensors.items() if t.place == "tcdm"}
+    assert homed and mixed.l1_peak <= mixed.tcdm_budget
+    assert _moved(mixed) < _moved(streamed)
+    assert mixed.l2_arena < streamed.l2_arena or any(mixed.tensors[n].persistent for n in homed)
+    for ph in mixed.phases:
+        assert ph.resident == {u.name for u in ph.spec.tensors if ph.binds[u.name] in homed}
