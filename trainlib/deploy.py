@@ -195,6 +195,9 @@ def _routine_text(k: int, r: Routine, cores: int) -> list[str]:
              f"    li t0, {k}", "    sw t0, 0(s5)               # where: this routine ...",
              "    sw s4, 4(s5)               # ... in this step",
              f"    la s3, {r.window}          # its argument window"]
+    if nbytes >= 1 << 17:
+        raise PlanError(f"{r.title}: {nbytes} bytes of arguments exceed one DMA transfer "
+                        f"(17-bit length); give it larger tiles")
     if nbytes:
         cmd = nbytes | DMA_INC | DMA_TO_TCDM | DMA_EVENT
         lines += [f"    bnez s0, .Lr{k}_copied", "    # core 0: this routine's arguments -> "

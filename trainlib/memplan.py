@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
-from trainlib.driver import Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
+from trainlib.driver import STACK_BYTES, Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
 from trainlib.errors import PlanError
 from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
 from trainlib.lowering import (
@@ -287,8 +287,6 @@ def planning_config(cfg: ClusterConfig) -> ClusterConfig:
     """``cfg`` as the per-step planner must see it for a deployed program: the program runs
     on the configuration's own stacks (``stack_size`` per core, not the step runs' 512 B), so
     the TCDM the planner may give out is smaller by the difference."""
-    from trainlib.driver import STACK_BYTES
-
     extra = cfg.cores * max(0, cfg.stack_size - STACK_BYTES)
     return cfg.replace(tcdm_size=cfg.tcdm_size - extra)
 
