@@ -81,15 +81,19 @@ def run(args, console: Console) -> int:
         raise TrainlibError("--steps must be at least 1")
     dep = deploy(model, args.steps, cores=args.cores, config=_config(args), memory=args.memory,
                  order=args.order, choices=choices, l2_budget=args.l2)
-    path = dep.write(args.output)
+    try:
+        path = dep.write(args.output)
+        asm = dep.emit_asm(args.emit_asm, path.stem) if args.emit_asm else None
+        timeline = write_timeline([dep.plan], args.timeline) if args.timeline else None
+    except OSError as e:
+        raise TrainlibError(f"cannot write {e.filename}: {e.strerror}") from None
     console.print(f"{path}: {model.name}, {args.steps} training step(s) on {args.cores} cores, "
                   f"{len(dep.plan.phases)} phases per step", highlight=False)
-    console.print(f"  {dep.plan.describe()}", highlight=False)
-    if args.emit_asm:
-        console.print(f"  assembly: {dep.emit_asm(args.emit_asm, path.stem)}", highlight=False)
-    if args.timeline:
-        console.print(f"  memory timeline: {write_timeline([dep.plan], args.timeline)}",
-                      highlight=False)
+    console.print(f"  {dep.plan.describe()}", highlight=False, soft_wrap=True)
+    if asm:
+        console.print(f"  assembly: {asm}", highlight=False)
+    if timeline:
+        console.print(f"  memory timeline: {timeline}", highlight=False)
     syms = ", ".join(s for s, _ in dep.param_symbols.values())
     console.print(f"  final parameters at: {syms}; losses at __deploy_losses", highlight=False,
                   soft_wrap=True)
@@ -117,5 +121,8 @@ def plan_table(model: Model, args, choices: ChoiceTable | None) -> Table:
         t.add_row(order, plan.memory, str(len(plan.phases)), f"{plan.l1_peak:,}",
                   f"{plan.l2_peak:,}", "yes")
     if args.timeline:
-        t.caption = f"memory timeline: {write_timeline(plans, args.timeline)}"
+        try:
+            t.caption = f"memory timeline: {write_timeline(plans, args.timeline)}"
+        except OSError as e:
+            raise TrainlibError(f"cannot write {e.filename}: {e.strerror}") from None
     return t

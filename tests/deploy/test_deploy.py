@@ -171,3 +171,10 @@ def test_layer_names_that_give_one_symbol_are_refused(tmp_path, capsys):
     assert cli.main(["deploy", str(path), "-o", str(tmp_path / "x.elf")]) == 2
     err = capsys.readouterr().err
     assert "layers 'l_relu' and 'l.relu' give the same program symbols" in err
+
+
+def test_an_unwritable_output_is_one_line(tmp_path, capsys):
+    path = small_model_file(tmp_path)
+    assert cli.main(["deploy", path, "-o", str(tmp_path / "no" / "x.elf")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("trainlib: error: cannot write") and err.count("\n") == 1
