@@ -90,6 +90,9 @@ def run(args, console: Console) -> int:
     console.print(f"{path}: {model.name}, {args.steps} training step(s) on {args.cores} cores, "
                   f"{len(dep.plan.phases)} phases per step", highlight=False)
     console.print(f"  {dep.plan.describe()}", highlight=False, soft_wrap=True)
+    for ph in dep.plan.phases:
+        if ph.note:
+            console.print(f"  note: {ph.note}", highlight=False, soft_wrap=True)
     if asm:
         console.print(f"  assembly: {asm}", highlight=False)
     if timeline:

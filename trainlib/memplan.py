@@ -41,18 +41,19 @@ from dataclasses import dataclass, field
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
 from trainlib.driver import STACK_BYTES, Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
-from trainlib.errors import PlanError
+from trainlib.errors import NotAvailable, PlanError
 from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
 from trainlib.lowering import (
     StepSpec,
     fused_update,
     sgd,
     sparse_weight_grad,
+    unavailable,
 )
 from trainlib.model import Model
 from trainlib.planner import StepPlan, aligned, measure, plan_step
 from trainlib.schedule import in_place, items_and_buffers
-from trainlib.workflow import Work, plan_model
+from trainlib.workflow import Work, build_spec, work_list
 
 ORDERS = ("conventional", "reordered")
 ARGS = "__args"                 # a phase's argument window: one of its own TCDM buffers
@@ -90,6 +91,7 @@ class Phase:
     layer: str                  # layer name (the loss: the loss name)
     step: str                   # fw | loss | wg | ig | skip | update.<p> | wg+update
     resident: frozenset[str] = frozenset()   # streamed: spec tensors homed in TCDM
+    note: str = ""              # why the plan differs from the choice table's tile
 
     @property
     def title(self) -> str:
@@ -245,7 +247,11 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
               choices: ChoiceTable | None = None) -> list[Phase]:
     """The phases of one training step, planned in ``memory`` ("tcdm" or "l2")."""
     items = []
-    for w, spec, _ in plan_model(model, cfg, "l2", choices).steps:
+    for w in work_list(model):
+        spec = build_spec(model, w, cfg.cores, choices)
+        why = unavailable(spec)
+        if why:
+            raise NotAvailable(f"layer {' '.join(w.key(model))}: {why}")
         sparse = _sparse(model, w, spec) if w.kind in ("wg", "update") else spec
         if sparse is not None:
             items.append((w, sparse))
@@ -259,15 +265,23 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
         tile = c.tile if c is not None and memory == "l2" else None
         if tile is not None:
             tile = min(tile, spec.extent)           # a sparse gradient has fewer channels
-        plan = plan_step(spec, memory, cfg, tile)
         layer = model.loss if w.kind == "loss" else model.layers[w.layer].name
         step = spec.step if w.kind in ("update", "wg+update") else w.kind
+        note = ""
+        try:
+            plan = plan_step(spec, memory, cfg, tile)
+        except PlanError as e:
+            if tile is None:
+                raise
+            # a table tuned for the step runs' TCDM (512-byte stacks) may not fit the program's
+            plan = plan_step(spec, memory, cfg)
+            note = f"{e}; the fewest tiles that fit instead ({plan.tiles} of {plan.tiling.tile})"
         b = _binds(model, w, names)
         missing = [t.name for t in spec.tensors if t.name not in b]
         if missing:
             raise PlanError(f"layer {layer} {step}: no model tensor for {', '.join(missing)}")
         phases.append(Phase(w, spec, plan, {t.name: b[t.name] for t in spec.tensors}, layer,
-                            step))
+                            step, note=note))
     return phases
 
 

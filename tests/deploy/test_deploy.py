@@ -94,6 +94,23 @@ def test_deploy_with_hand_written_choices(tmp_path, capsys):
     _deploy_with_choices(tmp_path, capsys, tmp_path / "hand.toml", "reordered")
 
 
+@pytest.mark.parametrize("order", ["conventional", "reordered"])
+def test_default_net_with_the_tuners_choices(tmp_path, order):
+    model = Model.load("examples/pulp_trainlib_net0.toml")
+    choices = ChoiceTable.load(Path(__file__).parent / "net0.tuned.toml")
+    dep = deploy(model, 2, order=order, choices=choices)
+    run = run_deployed(dep, program=dep.write(tmp_path / "net.elf"))
+    res = train(model, 2, choices=choices)
+    assert_same_as_step_runs(run.losses, run.params, res)
+    assert_close_to_golden(run.losses, run.params, model, 2)
+    tuned = {(p.layer, p.step): p.spec.kernel for p in dep.plan.phases}
+    assert any(k not in (None, "mm_naive_n", "mm_naive_m", "mm_dw", "mm_dw_in_grad")
+               for k in tuned.values())
+    # tuned for the step runs' TCDM, dw3 fw's tile does not fit the program's (1 KiB stacks)
+    notes = {p.title: p.note for p in dep.plan.phases if p.note}
+    assert "tile C=8 needs" in notes["dw3 fw"] and "the fewest tiles that fit" in notes["dw3 fw"]
+
+
 @pytest.mark.slow
 def test_tune_then_deploy(tmp_path, capsys):
     path = small_model_file(tmp_path, "l2")
