@@ -236,7 +236,8 @@ def _main_text(plan: MemPlan, steps: int, cfg: ClusterConfig, resident: bool) ->
               ".Lm_end:", f"    addi s6, s6, {4 * (n_ph + 1)}", "    addi s4, s4, 1",
               f"    li t0, {steps}", "    blt s4, t0, .Ldeploy_step"]
     if resident:
-        lines.append("    call __deploy_store")
+        lines += [f"    li s4, {steps - 1}              # (a fault report names the last step)",
+                  "    call __deploy_store"]
     lines += ["    csrw mtvec, zero", "    li a0, 0", "    li a7, 93", "    ecall"]
     return lines
 

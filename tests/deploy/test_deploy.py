@@ -176,6 +176,10 @@ def test_read_back_has_the_losses_and_stamps(tmp_path):
     m = Machine(dep.cfg).load(dep.program)
     m.run()
     run = read_back(m, dep)
+    # where each core was last: the store routine (after the last phase) of step 2 (index 1)
+    where = m.read("__deploy_where", 2 * 8, np.uint32).reshape(8, 2)
+    store = next(i for i, r in enumerate(dep.routines) if r.symbol == "__deploy_store")
+    assert where.tolist() == [[store, 1]] * 8
     assert run.phase_cycles().shape == (2, len(dep.plan.phases))
     assert (run.phase_cycles() > 0).all()
     assert run.step_cycles()[1] == run.phase_cycles()[1].sum()
