@@ -20,16 +20,19 @@ Two update orders:
 
 Placement: ``tcdm`` keeps every tensor resident in TCDM; ``l2`` homes them in L2 and streams
 each phase through TCDM in tiles (``trainlib.planner``); ``auto`` takes ``tcdm`` when the
-packed plan fits.  Buffers are packed by lifetime: two tensors share bytes when no phase needs
-both (first fit, largest first).  A phase's own buffers (tiles, im2row scratch, copies of whole
-tensors, and its argument window: call structures, DMA descriptors, time stamps) live in TCDM
-during that phase only, so a phase takes exactly the TCDM its step plan counted.  With the
-tensors resident, a small window for the load and store copies comes on top.
+packed plan fits, else the streamed plan with tensors moved into TCDM while the packed TCDM
+still fits and the DMA moves fewer bytes (``mixed``; the phases use those tensors in place).
+Buffers are packed by lifetime: two tensors share bytes when no phase needs both (first fit,
+largest first).  A phase's own buffers (tiles, im2row scratch, copies of whole tensors, and its
+argument window: call structures, DMA descriptors, time stamps) live in TCDM during that phase
+only, so a phase takes exactly the TCDM its step plan counted.  With persistent tensors in
+TCDM, a small window for their load and store copies comes on top.
 
-Sparse update forms (``Layer.update_mode``): ``"bias"`` computes only the bias gradient and
-updates only the bias; ``update_channels = f`` computes the weight gradient of the first
-``ceil(f * Co)`` output channels (a prefix of the weight and of dY) and updates only them; the
-backward pass stops at the first layer whose parameters are updated (``Model.first_updated``).
+Sparse update forms (``Model.update_bias_only``, ``Model.update_channels``): bias-only computes
+only the bias gradient and updates only the bias; ``update_channels = f`` computes the weight
+gradient of the first ``ceil(f * Co)`` output channels (a prefix of the weight and of dY) and
+updates only them; the backward pass stops at the first layer whose parameters are updated
+(``Model.first_updated``).
 """
 
 from __future__ import annotations
