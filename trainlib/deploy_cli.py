@@ -31,10 +31,13 @@ from trainlib.tune.cli import size
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``deploy`` subcommand to a ``trainlib`` argument parser."""
     p = subparsers.add_parser("deploy", help="write one program that trains the model on the "
-                                             "device", description=__doc__.split("\n")[0])
+                                             "device",
+                              description="write one program (ELF) that trains the model for "
+                                          "N steps on the cluster, no host in the loop")
     p.add_argument("model", help="model description (TOML)")
     p.add_argument("-o", "--output", required=True, help="the ELF to write")
-    p.add_argument("--steps", type=int, default=1, help="training steps the program runs")
+    p.add_argument("--steps", type=int, default=1,
+                   help="training steps the program runs (default: 1)")
     p.add_argument("--emit-asm", metavar="DIR", help="also write the generated assembly here")
     add_plan_options(p)
     return p
