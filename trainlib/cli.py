@@ -6,6 +6,7 @@
     trainlib plan  MODEL.toml [--cores 8] [--config PRESET] [--l1 SIZE] [--memory ...]
                    [--choices ...]
     trainlib tune  MODEL.toml | --layer SPEC ...      (see ``trainlib.tune.cli``)
+    trainlib deploy MODEL.toml -o net.elf [--steps N] (see ``trainlib.deploy_cli``)
 
 ``train`` prints the loss of every step beside the golden model's, then the per-layer,
 per-step table of the last training step (cycles, MAC/cycle, stall breakdown, phases), then
@@ -26,6 +27,7 @@ from rich.console import Console
 
 from isasim.config import ClusterConfig, ConfigError, load_config
 from traces.term import console as term_console
+from trainlib import deploy_cli
 from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
 from trainlib.errors import TrainlibError
@@ -58,7 +60,10 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--report", help="write the HTML report of one step run here")
             p.add_argument("--report-step", help="LAYER:STEP to report (default: the step "
                                                  "with the most cycles)")
+        else:
+            deploy_cli.add_plan_options(p)
     tune_cli.add_parser(sub)
+    deploy_cli.add_parser(sub)
     return ap
 
 
@@ -86,6 +91,7 @@ def cmd_plan(args, console: Console) -> int:
     plan = plan_model(model, cfg, args.memory, choices)
     for line in plan.describe(model):
         console.print(line, highlight=False, soft_wrap=True)
+    console.print(deploy_cli.plan_table(model, args, choices))
     return 0
 
 
@@ -196,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "tune":
         return tune_cli.run(args, console)
     try:
+        if args.cmd == "deploy":
+            return deploy_cli.run(args, console)
         return cmd_train(args, console) if args.cmd == "train" else cmd_plan(args, console)
     except (TrainlibError, ConfigError) as e:
         print(f"trainlib: error: {e}", file=sys.stderr)

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -139,7 +140,7 @@ class DriverRun:
 
 
 # ---- code generation ------------------------------------------------------------------------
-def _kernels(items: Sequence[Item]) -> list[Kernel]:
+def kernels_of(items: Sequence[Item]) -> list[Kernel]:
     out: dict[str, Kernel] = {}
     for it in items:
         if isinstance(it, Call) and it.kernel not in out:
@@ -176,10 +177,10 @@ def args_layout(items: Sequence[Item]) -> ArgsLayout:
     return ArgsLayout(calls, dma, off, n_stamps, off + 4 * n_stamps)
 
 
-def _stamp(i: int, off: int, n: int) -> list[str]:
+def _stamp(i: int, off: int, label: str) -> list[str]:
     """Core 0 writes mcycle into stamp ``i`` (one per barrier: phase boundaries)."""
-    return [f"    bnez s0, .Lstamp{n}", "    csrr t0, mcycle", *_addr("s3", off + 4 * i),
-            "    sw t0, 0(a0)", f".Lstamp{n}:"]
+    return [f"    bnez s0, {label}", "    csrr t0, mcycle", *_addr("s3", off + 4 * i),
+            "    sw t0, 0(a0)", f"{label}:"]
 
 
 def _addr(reg: str, off: int) -> list[str]:
@@ -189,31 +190,42 @@ def _addr(reg: str, off: int) -> list[str]:
     return [f"    li a0, {off}", f"    add a0, a0, {reg}"]
 
 
-def generate(items: Sequence[Item], cores: int, eu_demux: int, dma_demux: int) -> str:
-    """The driver's assembly (without the kernels)."""
-    lay = args_layout(items)
-    mask = (1 << cores) - 1
-    lines = [
-        "    .section .l1.args, \"aw\"",
-        "    .p2align 4",
-        "__driver_args:",
-        f"    .zero {lay.size}",
-        "    .text",
-        "    .globl _start",
-        "_start:",
+def setup_lines(cores: int, eu_demux: int, dma_demux: int, args: str) -> list[str]:
+    """Every core: s0 = core id, s1 = event unit, s2 = DMA, s3 = argument area ``args``;
+    hardware barrier 0 spans the ``cores`` cores and is the only event listened to."""
+    return [
         "    csrr s0, mhartid",
         "    andi s0, s0, 0x1f",
         f"    li s1, {eu_demux}",
-        f"    li t0, {mask}",
+        f"    li t0, {(1 << cores) - 1}",
         "    sw t0, 0x200(s1)           # barrier 0: every core triggers ...",
         "    sw t0, 0x20c(s1)           # ... and is woken",
         f"    li t0, {EVT_BARRIER}",
         "    sw t0, 0(s1)               # listen to the barrier only (DMA events stay buffered)",
         f"    li s2, {dma_demux}",
-        "    la s3, __driver_args",
-        "    p.elw t0, 0x21c(s1)        # barrier: start together",
-        *_stamp(0, lay.stamps, 0),
+        f"    la s3, {args}",
     ]
+
+
+def wait_dma_lines(label: str) -> list[str]:
+    """Core 0 sleeps until the DMA completion event, then listens to the barrier again."""
+    return [f"    bnez s0, {label}",
+            f"    li t0, {EVT_DMA}",
+            "    sw t0, 0(s1)               # listen to the DMA event ...",
+            "    lw t0, 0x3c(s1)            # ... sleep until it, clear it",
+            f"    li t0, {EVT_BARRIER}",
+            "    sw t0, 0(s1)",
+            f"{label}:"]
+
+
+BARRIER = "    p.elw t0, 0x21c(s1)        # barrier"
+
+
+def item_lines(items: Sequence[Item], cores: int, tag: str = "") -> list[str]:
+    """The code of ``items`` (registers as ``setup_lines`` leaves them); stamp 0 is the
+    caller's, ``tag`` keeps the local labels of several item lists apart in one program."""
+    lay = args_layout(items)
+    lines: list[str] = []
     ci = di = 0
     si = 1
     for n, it in enumerate(items, start=1):
@@ -222,30 +234,43 @@ def generate(items: Sequence[Item], cores: int, eu_demux: int, dma_demux: int) -
             lines.append(f"    # {it.label or 'call'}: {k.name}")
             lines += _addr("s3", lay.calls[ci])
             ci += 1
-            lines += [f"    li a1, {cores}", f"    call {k.entry}",
-                      "    p.elw t0, 0x21c(s1)        # barrier", *_stamp(si, lay.stamps, n)]
+            lines += [f"    li a1, {cores}", f"    call {k.entry}", BARRIER,
+                      *_stamp(si, lay.stamps, f".Lstamp{tag}{n}")]
             si += 1
         elif isinstance(it, Barrier):
-            lines += ["    p.elw t0, 0x21c(s1)        # barrier", *_stamp(si, lay.stamps, n)]
+            lines += [BARRIER, *_stamp(si, lay.stamps, f".Lstamp{tag}{n}")]
             si += 1
         elif isinstance(it, Issue):
-            lines += [f"    bnez s0, .Ldrv{n}", "    # core 0: push a DMA batch"]
+            lines += [f"    bnez s0, .Ldrv{tag}{n}", "    # core 0: push a DMA batch"]
             for t in it.transfers:
                 words = DMA_WORDS if t.two_d else 3
                 lines += _addr("s3", lay.dma[di])
                 di += 1
                 for w in range(words):
                     lines += [f"    lw t0, {4 * w}(a0)", "    sw t0, 0(s2)"]
-            lines.append(f".Ldrv{n}:")
+            lines.append(f".Ldrv{tag}{n}:")
         elif isinstance(it, Wait):
-            lines += [f"    bnez s0, .Ldrv{n}",
-                      f"    li t0, {EVT_DMA}",
-                      "    sw t0, 0(s1)               # listen to the DMA event ...",
-                      "    lw t0, 0x3c(s1)            # ... sleep until it, clear it",
-                      f"    li t0, {EVT_BARRIER}",
-                      "    sw t0, 0(s1)",
-                      f".Ldrv{n}:"]
-    lines += ["    li a0, 0", "    li a7, 93", "    ecall", ""]
+            lines += wait_dma_lines(f".Ldrv{tag}{n}")
+    return lines
+
+
+def generate(items: Sequence[Item], cores: int, eu_demux: int, dma_demux: int) -> str:
+    """The driver's assembly (without the kernels)."""
+    lay = args_layout(items)
+    lines = [
+        "    .section .l1.args, \"aw\"",
+        "    .p2align 4",
+        "__driver_args:",
+        f"    .zero {lay.size}",
+        "    .text",
+        "    .globl _start",
+        "_start:",
+        *setup_lines(cores, eu_demux, dma_demux, "__driver_args"),
+        "    p.elw t0, 0x21c(s1)        # barrier: start together",
+        *_stamp(0, lay.stamps, ".Lstamp0"),
+        *item_lines(items, cores),
+        "    li a0, 0", "    li a7, 93", "    ecall", "",
+    ]
     return "\n".join(lines)
 
 
@@ -262,10 +287,14 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
     program, its macros number their labels per expansion (``\\@``) and take the labels of a
     kernel file as arguments.
     """
-    sources = [driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
-                          for i, f in enumerate(files)]
-    return assemble("\n".join(sources), filename="trainlib-driver.s", family=family,
-                    include_dirs=[kernel_dir()])
+    return assemble(program_source(driver, files), filename="trainlib-driver.s",
+                    family=family, include_dirs=[kernel_dir()])
+
+
+def program_source(driver: str, files: Sequence[str]) -> str:
+    """The one source of a program: the driver text, then the kernel files, renamed."""
+    return "\n".join([driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
+                                 for i, f in enumerate(files)])
 
 
 @functools.cache
@@ -275,7 +304,7 @@ def kernel_source(file: str) -> str:
 
 
 def build_program(prog: DriverProgram, cfg: ClusterConfig) -> Program:
-    ks = _kernels(prog.items)
+    ks = kernels_of(prog.items)
     text = generate(prog.items, cfg.cores, cfg.eu_demux, cfg.dma_demux)
     files = tuple(sorted({k.file for k in ks}))
     return _assemble(text, files, cfg.xpulp)
@@ -324,7 +353,10 @@ def run_config(config: str | ClusterConfig, cores: int) -> ClusterConfig:
     return cfg
 
 
-def _arg_words(call: Call, addresses: dict[str, int]) -> np.ndarray:
+def arg_values(call: Call, addresses: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(kind, value) of every field of the call's argument structure, checked against the
+    kernel's fields and constraints; a pointer is ``addresses[buf] + 4 * offset`` (addresses
+    may be numbers or symbolic, see ``trainlib.deploy``)."""
     k = kernel(call.kernel)
     names = [n for n, _ in k.args.fields]
     missing = set(names) - set(call.args)
@@ -337,28 +369,41 @@ def _arg_words(call: Call, addresses: dict[str, int]) -> np.ndarray:
     if why:
         raise NotAvailable(f"{call.label}: kernel {k.name} refuses {values}: constraint "
                            f"{why!r} does not hold")
-    words = np.zeros(len(names), dtype=np.uint32)
-    for i, (n, kind) in enumerate(k.args.fields):
+    out: list[tuple[str, Any]] = []
+    for n, kind in k.args.fields:
         v = call.args[n]
         if kind == "ptr":
             if not isinstance(v, Ref):
                 raise TypeError(f"{call.label}: {k.name}.{n} needs a buffer reference")
-            words[i] = addresses[v.buf] + 4 * v.offset
-        elif kind == "f32":
-            words[i] = np.float32(v).view(np.uint32)
+            out.append((kind, addresses[v.buf] + 4 * v.offset))
         else:
-            words[i] = np.int32(v).view(np.uint32)
-    return words
+            out.append((kind, v))
+    return out
 
 
-def _dma_words(t: Transfer, addresses: dict[str, int], last: bool) -> np.ndarray:
+def word_of(kind: str, v) -> int:
+    """The 32-bit word of a numeric field value."""
+    if kind == "f32":
+        return int(np.float32(v).view(np.uint32))
+    return int(np.int32(v).view(np.uint32)) if kind == "i32" else int(v)
+
+
+def _arg_words(call: Call, addresses: dict[str, int]) -> np.ndarray:
+    return np.array([word_of(k, v) for k, v in arg_values(call, addresses)], dtype=np.uint32)
+
+
+def dma_values(t: Transfer, addresses: Mapping[str, Any], last: bool) -> list:
+    """The five descriptor words of a transfer (the addresses possibly symbolic)."""
     total = t.line_bytes * t.lines
     cmd = total | DMA_INC | (DMA_TO_TCDM if t.to_tcdm else 0) | (DMA_EVENT if last else 0)
     if t.two_d:
         cmd |= DMA_2D
-    return np.array([cmd, addresses[t.tcdm.buf] + 4 * t.tcdm.offset,
-                     addresses[t.ext.buf] + 4 * t.ext.offset,
-                     t.line_bytes, t.stride_bytes], dtype=np.uint32)
+    return [cmd, addresses[t.tcdm.buf] + 4 * t.tcdm.offset,
+            addresses[t.ext.buf] + 4 * t.ext.offset, t.line_bytes, t.stride_bytes]
+
+
+def _dma_words(t: Transfer, addresses: dict[str, int], last: bool) -> np.ndarray:
+    return np.array(dma_values(t, addresses, last), dtype=np.uint32)
 
 
 def check_transfers(prog: DriverProgram) -> None:

@@ -28,6 +28,7 @@ from trainlib.layers import (
     PointWise,
     ReLU,
     Sigmoid,
+    update_channel_count,
 )
 
 F64 = np.float64
@@ -209,3 +210,50 @@ def sgd(w: np.ndarray, g: np.ndarray, lr: float, weight_decay: float) -> np.ndar
     """w - lr * (g + weight_decay * w): plain SGD, no momentum (PULP-TrainLib B.11)."""
     w64 = np.asarray(w, dtype=F64)
     return _f32(w64 - lr * (np.asarray(g, dtype=F64) + weight_decay * w64))
+
+
+# ---- a whole training step ----------------------------------------------------------------------
+def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[float, dict]:
+    """One training step of ``model`` (a ``trainlib.model.Model``): forward, loss, backward to
+    the first updated layer, SGD.  Sparse forms: a bias-only layer updates its bias alone; a
+    layer with ``update_channels`` updates the first ``update_channel_count`` output channels
+    of each parameter and leaves the rest (weight decay included) untouched."""
+    shapes = model.shapes()
+    acts = [x]
+    for i, la in enumerate(model.layers):
+        skip = acts[model.index(la.skip) + 1] if isinstance(la, Add) else None
+        acts.append(forward(la, acts[i], params.get(la.name, {}), skip=skip))
+    loss, dy = LOSSES[model.loss](acts[-1], target)
+    n = len(model.layers)
+    grads = {n: dy}
+    extra: dict[int, np.ndarray] = {}
+    new = {k: dict(v) for k, v in params.items()}
+    for i in range(n - 1, model.first_updated - 1, -1):
+        la = model.layers[i]
+        g = grads[i + 1]
+        if i + 1 in extra:
+            g = (g.astype(F64) + extra.pop(i + 1)).astype(np.float32)
+        if isinstance(la, Add):
+            src = model.index(la.skip) + 1
+            extra[src] = extra.get(src, 0.0) + g.astype(F64)
+        if la.name in model.updated:
+            new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g),
+                                         params[la.name]))
+        if i > model.first_updated:
+            grads[i] = input_grad(la, acts[i], g, params.get(la.name, {}),
+                                  y=acts[i + 1]).reshape(shapes[i])
+    return loss, new
+
+
+def _updated(model, la, grads: dict[str, np.ndarray], params: dict[str, np.ndarray]
+             ) -> dict[str, np.ndarray]:
+    """The layer's parameters after SGD in its update form."""
+    if la.name in model.update_bias_only:
+        grads = {"bias": grads["bias"]}
+    out = {}
+    for name, g in grads.items():
+        w = params[name].copy()
+        k = update_channel_count(w.shape[0], model.update_channels.get(la.name, 1.0))
+        w[:k] = sgd(w[:k], g[:k], model.lr, model.weight_decay)
+        out[name] = w
+    return out

@@ -254,6 +254,12 @@ LAYER_TYPES: dict[str, type[Layer]] = {
 PAIR_FIELDS = ("kernel", "stride", "padding")
 
 
+def update_channel_count(channels: int, frac: float) -> int:
+    """Output channels a sparse update ``update_channels = frac`` updates: the first
+    ceil(frac * channels), at least one."""
+    return max(1, min(channels, math.ceil(frac * channels - 1e-9)))
+
+
 def layer_from_dict(spec: dict, index: int) -> Layer:
     """Build a layer from a model-file table; errors name the layer (or its position)."""
     spec = dict(spec)

@@ -22,6 +22,7 @@ nothing here computes on the host.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,6 +43,7 @@ from trainlib.layers import (
     ReLU,
     Shape,
     Sigmoid,
+    update_channel_count,
 )
 
 # PULP-TrainLib's one-size-fits-all defaults (A.4): naive matmul parallel over N, except the
@@ -498,3 +500,70 @@ def kernel_candidates(layer, step: str) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+def fused_update(wg: StepSpec, lr: float, weight_decay: float) -> StepSpec:
+    """A weight gradient whose SGD update is applied tile by tile, in place (the reordered
+    update of Tiny Training Engine / PockEngine): each tile's gradient lives in a scratch
+    buffer, the same tile of the parameter is updated from it at once, and the whole gradient
+    tensor never exists.  The parameter becomes an in-out tensor with the gradient's split.
+
+    The weight gradient's outputs (``dweight``, ``dbias``) are contiguous runs of the split
+    dimension (one line), so a gradient tile and the parameter tile it updates are the same
+    ``n * unit`` elements; the update is the same ``sgd_update`` kernel on the same values as
+    the separate update step, so the numbers are identical.
+    """
+    grads = [t for t in wg.tensors if t.role == "out"]
+    tensors = [t for t in wg.tensors if t.role != "out"]
+    scratch = list(wg.scratch)
+    for g in grads:
+        if g.split is not None and g.split.lines != 1:
+            raise ModelError(f"layer {wg.layer}: {g.name} is not split in contiguous runs; "
+                             f"its update cannot be fused")
+        tensors.append(TensorUse(g.name[1:], g.shape, "inout", g.split))
+        scratch.append(Scratch(g.name, _tile_elements(g)))
+
+    def tile(n: int) -> list[Call]:
+        calls = wg.tile(n)
+        for g in grads:
+            size = _tile_elements(g)(n)
+            calls.append(_ew("sgd_update", "sgd", w=R(g.name[1:]), g=R(g.name), n=size,
+                             lr=lr, weight_decay=weight_decay))
+        return calls
+    return StepSpec(wg.layer, "wg+update", wg.dim, wg.extent, tensors, tile, wg.prologue,
+                    scratch, dict(wg.consts), wg.macs, wg.kernel)
+
+
+def _tile_elements(t: TensorUse) -> Callable[[int], int]:
+    """Elements of ``t`` a tile of n indices covers (all of it when it is not split)."""
+    if t.split is None:
+        return lambda n: t.size
+    sp = t.split
+    return lambda n: sp.tile_size(n)
+
+
+def sparse_weight_grad(layer, s: Shape, spec: StepSpec, mode: str, frac: float) -> StepSpec:
+    """The weight gradient of a sparse update form, from the full one (``spec``).
+
+    ``mode == "bias"``: only the bias gradient (``bias_grad`` over dY, a linear layer's is dY
+    itself).  Otherwise the gradient of the first ``k`` output channels: the same lowering on
+    the layer narrowed to k output channels, whose dY (and, for depthwise, x) is the first k
+    channels of the full tensor, a prefix of its memory.  ``k`` is ``update_channel_count``.
+    """
+    if mode == "bias":
+        co = layer.out_features if isinstance(layer, Linear) else layer.out_channels
+        out_s = layer.out_shape(s)
+        hw = int(np.prod(out_s)) // co
+        ts = [TensorUse("dy", out_s, "in", Split(hw)), TensorUse("dbias", (co,), "out", Split(1))]
+        if isinstance(layer, Linear):
+            return StepSpec(layer.name, "wg", "Co", co, ts,
+                            lambda n: [_ew("copy", "bias", src=R("dy"), dst=R("dbias"), n=n)])
+        return StepSpec(layer.name, "wg", "Co", co, ts, lambda n: [_bias_grad(n, hw)])
+    if isinstance(layer, DepthWise):
+        k = update_channel_count(layer.channels, frac)
+        return layer_step(dataclasses.replace(layer, channels=k), (k, *s[1:]), "wg",
+                          spec.kernel)
+    field_name = "out_features" if isinstance(layer, Linear) else "out_channels"
+    k = update_channel_count(getattr(layer, field_name), frac)
+    return layer_step(dataclasses.replace(layer, **{field_name: k}), s, "wg", spec.kernel)
+

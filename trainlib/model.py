@@ -25,7 +25,10 @@ table.  File format (see ``examples/*.toml``)::
     out_channels = 4
     kernel = 3                   # or [kh, kw]; same for stride and padding
     update = false               # per-layer alternative to [model].update (layers with
-                                 #   parameters and no flag are updated)
+                                 #   parameters and no flag are updated); "bias": only the
+                                 #   bias is updated (no weight gradient)
+    update_channels = 0.25       # optional: only the first quarter of the output channels
+                                 #   is updated (a sliced weight gradient)
 
     [[choice]]                   # optional, the choice-table format (trainlib.choices)
     layer = "conv1"
@@ -87,6 +90,8 @@ class Model:
     memory: str = "auto"
     choices: ChoiceTable = field(default_factory=ChoiceTable)
     params: Params | None = None            # initial parameters (None: drawn from ``seed``)
+    update_bias_only: set[str] = field(default_factory=set)     # sparse: bias-only layers
+    update_channels: dict[str, float] = field(default_factory=dict)  # sparse: channel fraction
 
     def __post_init__(self) -> None:
         self.input_shape = tuple(int(v) for v in self.input_shape)
@@ -155,8 +160,25 @@ class Model:
                     raise ModelError(f"layer {n}: listed in update but has no parameters")
         if not self.updated:
             raise ModelError(f"model {self.name}: no layer is updated (nothing to train)")
+        self._check_sparse(shapes)
         self._check_target(shapes[-1])
         self.choices.check_against(self.signatures())
+
+    def _check_sparse(self, shapes: list[Shape]) -> None:
+        for n in self.update_bias_only | set(self.update_channels):
+            if n not in self.updated:
+                raise ModelError(f"layer {n}: a sparse update form is given but the layer is "
+                                 f"not updated")
+            i = self.index(n)
+            if n in self.update_bias_only and "bias" not in self.layers[i].params(shapes[i]):
+                raise ModelError(f"layer {n}: update = \"bias\" but the layer has no bias")
+        for n, f in self.update_channels.items():
+            if n in self.update_bias_only:
+                raise ModelError(f"layer {n}: update = \"bias\" and update_channels exclude "
+                                 f"each other")
+            if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
+                raise ModelError(f"layer {n}: update_channels must be a fraction in (0, 1], "
+                                 f"got {f!r}")
 
     def _check_target(self, out: Shape) -> None:
         t = self.target
@@ -232,13 +254,23 @@ class Model:
             raise ModelError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}")
         layers, update = [], m.get("update")
         flags: dict[str, bool] = {}
+        bias_only: set[str] = set()
+        channels: dict[str, float] = {}
         for i, spec in enumerate(data.get("layer", [])):
             spec = dict(spec)
             up = spec.pop("update", None)
+            frac = spec.pop("update_channels", None)
             layer = layer_from_dict(spec, i)
+            if frac is not None:
+                channels[layer.name] = checked(frac, "number", f"layer {layer.name}: "
+                                                               f"update_channels")
+            if up == "bias":
+                bias_only.add(layer.name)
+                up = True
             if up is not None:
                 if not isinstance(up, bool):
-                    raise ModelError(f"layer {layer.name}: update must be true or false")
+                    raise ModelError(f"layer {layer.name}: update must be true, false or "
+                                     f"\"bias\"")
                 if not layer.has_params:
                     raise ModelError(f"layer {layer.name}: update given but it has no "
                                      f"parameters")
@@ -256,7 +288,7 @@ class Model:
                        weight_decay=float(opt.get("weight_decay", 0.0)),
                        update=set(update) if update is not None else None,
                        seed=int(m.get("seed", 0)), memory=m.get("memory", "auto"),
-                       choices=choices)
+                       choices=choices, update_bias_only=bias_only, update_channels=channels)
         except ModelError as e:
             raise ModelError(f"{where}: {e}") from None
 
@@ -269,10 +301,19 @@ class Model:
     def to_dict(self) -> dict:
         m: dict = {"name": self.name, "input": list(self.input_shape), "loss": self.loss,
                    "target": self.target, "seed": self.seed, "memory": self.memory}
-        if self.update is not None:
+        layers = [layer_to_dict(la) for la in self.layers]
+        if self.update_bias_only:           # bias-only is a per-layer flag: give them all so
+            for la, t in zip(self.layers, layers, strict=True):
+                if la.has_params:
+                    t["update"] = ("bias" if la.name in self.update_bias_only else
+                                   la.name in self.updated)
+        elif self.update is not None:
             m["update"] = self.updated
+        for t in layers:
+            if t["name"] in self.update_channels:
+                t["update_channels"] = self.update_channels[t["name"]]
         return {"model": m, "optimizer": {"lr": self.lr, "weight_decay": self.weight_decay},
-                "layer": [layer_to_dict(la) for la in self.layers]}
+                "layer": layers}
 
     # ---- PyTorch ------------------------------------------------------------------------------
     @classmethod

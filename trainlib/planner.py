@@ -19,7 +19,7 @@ from isasim.config import ClusterConfig
 from trainlib.driver import ALIGN, STACK_BYTES, args_layout
 from trainlib.errors import PlanError
 from trainlib.lowering import StepSpec
-from trainlib.schedule import Tiling, items_and_buffers
+from trainlib.schedule import Tiling, in_place, items_and_buffers
 
 
 def aligned(x: int) -> int:
@@ -48,50 +48,60 @@ class StepPlan:
         return f"{how}; TCDM {self.tcdm_bytes} of {self.budget} B, L2 {self.l2_bytes} B"
 
 
-def measure(spec: StepSpec, tiling: Tiling) -> tuple[int, int]:
-    """(TCDM bytes, L2 bytes) of the step's program under ``tiling``."""
-    items, bufs = items_and_buffers(spec, tiling)
+def measure(spec: StepSpec, tiling: Tiling, resident: frozenset[str] = frozenset()
+            ) -> tuple[int, int]:
+    """(TCDM bytes, L2 bytes) of the step's program under ``tiling``; tensors in ``resident``
+    (homed in TCDM by a whole-step plan, used in place) are counted in neither."""
+    items, bufs = items_and_buffers(spec, tiling, resident=resident)
     tcdm = aligned(args_layout(items).size)
-    tcdm += sum(aligned(b.nbytes) for b in bufs if b.place == "tcdm")
+    tcdm += sum(aligned(b.nbytes) for b in bufs if b.place == "tcdm" and b.name not in resident)
     return tcdm, sum(aligned(b.nbytes) for b in bufs if b.place == "l2")
 
 
-def _data_bytes(spec: StepSpec, n: int, nbuf: int) -> int:
+def _data_bytes(spec: StepSpec, n: int, nbuf: int, resident: frozenset[str]) -> int:
     """TCDM bytes of the buffers alone for tile n (a fast lower bound of ``measure``)."""
-    total = sum(aligned(4 * t.size) for t in spec.tensors if t.split is None)
-    total += sum(nbuf * aligned(4 * t.split.tile_size(n)) for t in spec.tensors if t.split)
+    moved = [t for t in spec.tensors if t.name not in resident]
+    total = sum(aligned(4 * t.size) for t in moved if t.split is None)
+    total += sum(nbuf * aligned(4 * t.split.tile_size(n)) for t in moved if t.split)
     total += sum(aligned(4 * s.size(spec.extent if s.prologue else n)) for s in spec.scratch)
     return total + sum(aligned(4 * v.size) for v in spec.consts.values())
 
 
-def _plan(spec: StepSpec, tiling: Tiling, budget: int) -> StepPlan:
-    tcdm, l2 = measure(spec, tiling)
+def _plan(spec: StepSpec, tiling: Tiling, budget: int,
+          resident: frozenset[str] = frozenset()) -> StepPlan:
+    tcdm, l2 = measure(spec, tiling, resident)
     return StepPlan(tiling, len(tiling.tiles(spec.extent)), tcdm, l2, budget)
 
 
-def _fewest_tiles(spec: StepSpec, db: bool, budget: int) -> StepPlan | None:
+def _fewest_tiles(spec: StepSpec, db: bool, budget: int,
+                  resident: frozenset[str] = frozenset()) -> StepPlan | None:
     """The plan with the fewest balanced tiles that fits, or None."""
     for n_tiles in range(2 if db else 1, spec.extent + 1):
         n = math.ceil(spec.extent / n_tiles)
         if math.ceil(spec.extent / n) != n_tiles:
             continue                     # same tile size as a smaller count
-        if _data_bytes(spec, n, 2 if db else 1) > budget:
+        if not all(in_place(t, n, spec.extent) for t in spec.tensors if t.name in resident):
+            break                        # a resident column-split tensor needs one tile
+        if _data_bytes(spec, n, 2 if db else 1, resident) > budget:
             continue
-        p = _plan(spec, Tiling("l2", n, db), budget)
+        p = _plan(spec, Tiling("l2", n, db), budget, resident)
         if p.tcdm_bytes <= budget:
             return p
     return None
 
 
 def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None = None,
-              double_buffer: bool | None = None) -> StepPlan:
+              double_buffer: bool | None = None, resident: frozenset[str] = frozenset(),
+              reserve: int = 0) -> StepPlan:
     """The plan of one step in ``memory`` ("tcdm" resident or "l2" streamed).
 
     ``tile`` forces the tile size (streamed only); ``double_buffer`` forces buffering (default:
-    double when there are several tiles and it fits).  Raises PlanError naming the step and the
+    double when there are several tiles and it fits).  A streamed step may have some tensors
+    ``resident`` in TCDM (used in place); ``reserve`` bytes of the TCDM are not the step's
+    (what a whole-step plan keeps there meanwhile).  Raises PlanError naming the step and the
     bytes missing when nothing fits.
     """
-    budget = tcdm_budget(cfg)
+    budget = tcdm_budget(cfg) - reserve
     what = f"layer {spec.layer} {spec.step}"
     if memory == "tcdm":
         if tile is not None and tile < spec.extent:
@@ -109,20 +119,26 @@ def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None 
             raise PlanError(f"{what}: tile {spec.dim}={tile} outside 1..{spec.extent}")
         n_tiles = math.ceil(spec.extent / tile)
         db = n_tiles > 1 if double_buffer is None else double_buffer
-        p = _plan(spec, Tiling("l2", tile, db), budget)
+        if not all(in_place(t, tile, spec.extent) for t in spec.tensors if t.name in resident):
+            raise PlanError(f"{what}: tile {spec.dim}={tile} cannot use its TCDM-homed "
+                            f"tensors in place")
+        p = _plan(spec, Tiling("l2", tile, db), budget, resident)
         if p.tcdm_bytes > budget:
             raise PlanError(f"{what}: tile {spec.dim}={tile} needs {p.tcdm_bytes} bytes of "
                             f"TCDM, {budget} available ({p.tcdm_bytes - budget} bytes short)")
         return p
     if double_buffer is None:
-        one = _plan(spec, Tiling("l2", spec.extent), budget)
+        one = _plan(spec, Tiling("l2", spec.extent), budget, resident)
         if one.tcdm_bytes <= budget:
             return one
-        p = _fewest_tiles(spec, True, budget) or _fewest_tiles(spec, False, budget)
+        p = (_fewest_tiles(spec, True, budget, resident)
+             or _fewest_tiles(spec, False, budget, resident))
     else:
-        p = _fewest_tiles(spec, double_buffer, budget)
+        p = _fewest_tiles(spec, double_buffer, budget, resident)
     if p is not None:
         return p
+    if resident:
+        raise PlanError(f"{what}: does not fit with its TCDM-homed tensors")
     worst = _plan(spec, Tiling("l2", 1), budget)
     raise PlanError(f"{what}: does not fit even tiled: one {spec.dim} at a time needs "
                     f"{worst.tcdm_bytes} bytes of TCDM, {budget} available "
@@ -137,7 +153,8 @@ def tile_candidates(spec: StepSpec, cfg: ClusterConfig, double_buffer: bool = Tr
         n = math.ceil(spec.extent / n_tiles)
         if math.ceil(spec.extent / n) != n_tiles:
             continue
-        if _data_bytes(spec, n, 2 if double_buffer and n_tiles > 1 else 1) > budget:
+        if _data_bytes(spec, n, 2 if double_buffer and n_tiles > 1 else 1,
+                       frozenset()) > budget:
             continue
         if _plan(spec, Tiling("l2", n, double_buffer and n_tiles > 1), budget).tcdm_bytes \
                 <= budget:

@@ -6,9 +6,13 @@ Two shapes of program:
   one tile covering the whole split dimension.  No DMA.
 * streamed (``memory="l2"``): tensors live in L2.  Tensors that every tile needs are copied to
   TCDM once; split tensors get one TCDM buffer per tile (two when double-buffered) and move
-  tile by tile.  With double buffering, at the end of tile i core 0 waits for the batch issued at
-  the end of tile i-1 (tile i+1's inputs and tile i-1's outputs), then issues tile i's outputs
-  and tile i+2's inputs, so transfers overlap the next tile's compute.  Only one batch is ever
+  tile by tile.  Tensors named in ``resident`` live in TCDM even so (a whole-step plan homes
+  them there, ``trainlib.memplan``): the calls use them in place, a tile as the run of the
+  tensor it covers, and nothing moves; a split tensor whose tile is not one contiguous run
+  (a column split over several tiles) cannot be used in place (``in_place``).  With double
+  buffering, at the end of tile i core 0 waits for the batch issued at the end of tile i-1
+  (tile i+1's inputs and tile i-1's outputs), then issues tile i's outputs and tile i+2's
+  inputs, so transfers overlap the next tile's compute.  Only one batch is ever
   outstanding: the event unit has one DMA event bit, so one ``Wait`` per batch stays exact.
 """
 
@@ -35,11 +39,14 @@ class Tiling:
         return [(lo, min(lo + self.tile, extent)) for lo in range(0, extent, self.tile)]
 
 
-def _rename(calls: list[Call], names: Mapping[str, str]) -> list[Call]:
+def _rename(calls: list[Call], names: Mapping[str, str],
+            shifts: Mapping[str, int] | None = None) -> list[Call]:
+    """The calls with buffer names replaced (``names``) and offsets moved (``shifts``)."""
+    shifts = shifts or {}
     out = []
     for c in calls:
-        args = {k: Ref(names.get(v.buf, v.buf), v.offset) if isinstance(v, Ref) else v
-                for k, v in c.args.items()}
+        args = {k: Ref(names.get(v.buf, v.buf), v.offset + shifts.get(v.buf, 0))
+                if isinstance(v, Ref) else v for k, v in c.args.items()}
         out.append(Call(c.kernel, args, c.label))
     return out
 
@@ -66,10 +73,17 @@ def _writes(t: TensorUse) -> bool:
     return t.role in ("out", "inout")
 
 
+def in_place(t: TensorUse, tile: int, extent: int) -> bool:
+    """Whether every tile of ``t`` is one contiguous run of the tensor (usable in place)."""
+    return t.split is None or t.split.lines == 1 or tile >= extent
+
+
 def items_and_buffers(spec: StepSpec, tiling: Tiling,
-                      data: Mapping[str, np.ndarray] | None = None
+                      data: Mapping[str, np.ndarray] | None = None,
+                      resident: frozenset[str] = frozenset()
                       ) -> tuple[list[Item], list[Buffer]]:
-    """The program of ``spec`` under ``tiling``; ``data`` fills the input tensors."""
+    """The program of ``spec`` under ``tiling``; ``data`` fills the input tensors; the tensors
+    named in ``resident`` are in TCDM and used in place by a streamed step."""
     data = data or {}
 
     def init(t: TensorUse) -> np.ndarray | None:
@@ -87,9 +101,15 @@ def items_and_buffers(spec: StepSpec, tiling: Tiling,
     tiles = tiling.tiles(spec.extent)
     db = tiling.double_buffer and len(tiles) > 1
     nbuf = 2 if db else 1
-    whole = [t for t in spec.tensors if t.split is None]
-    split = [t for t in spec.tensors if t.split is not None]
-    bufs = [Buffer(t.name, t.size, "l2", init(t), _writes(t)) for t in spec.tensors]
+    here = {t.name for t in spec.tensors if t.name in resident}
+    for t in spec.tensors:
+        if t.name in here and not in_place(t, n, spec.extent):
+            raise ValueError(f"layer {spec.layer} {spec.step}: {t.name} cannot be used in "
+                             f"place with tiles of {n}")
+    whole = [t for t in spec.tensors if t.split is None and t.name not in here]
+    split = [t for t in spec.tensors if t.split is not None and t.name not in here]
+    bufs = [Buffer(t.name, t.size, "tcdm" if t.name in here else "l2", init(t), _writes(t))
+            for t in spec.tensors]
     bufs += [Buffer(f"{t.name}@", t.size) for t in whole]
     bufs += [Buffer(f"{t.name}@{j}", t.split.tile_size(n)) for t in split for j in range(nbuf)]
     bufs += [Buffer(s.name, s.size(spec.extent if s.prologue else n)) for s in spec.scratch]
@@ -118,7 +138,9 @@ def items_and_buffers(spec: StepSpec, tiling: Tiling,
     items += _rename(spec.prologue(), whole_names)
     for i, (lo, hi) in enumerate(tiles):
         names = dict(whole_names, **{t.name: f"{t.name}@{i % nbuf}" for t in split})
-        items += _rename(spec.tile(hi - lo), names)
+        shifts = {t.name: lo * t.split.unit for t in spec.tensors
+                  if t.name in here and t.split is not None}
+        items += _rename(spec.tile(hi - lo), names, shifts)
         if db:
             if pending:
                 items.append(Wait())
