@@ -8,7 +8,6 @@ numpy model (``simd_model.result``), the program storing rD after each instructi
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from tests.isa.simd_model import result
@@ -92,21 +91,6 @@ def cases(family: str) -> list[tuple[str, str, int, int, int, int]]:
 def expected(case: tuple[str, str, int, int, int, int]) -> int:
     name, _, rd, rs1, rs2, imm = case
     return result(name, rd, rs1, rs2, imm)
-
-
-def random_cases(family: str, seed: int, per_instruction: int) -> list:
-    """The same instructions with random registers and in-range immediates."""
-    rng = random.Random(seed)
-    out = []
-    for name, ops, *_ in {c[0]: c for c in cases(family)}.values():
-        for _ in range(per_instruction):
-            rd, rs1, rs2 = (rng.getrandbits(32) for _ in range(3))
-            imm = 0
-            if ops != "a0, a1, a2" and ops != "a0, a1":
-                imm = rng.choice([c[5] for c in cases(family) if c[0] == name])
-                ops = f"a0, a1, {imm}"
-            out.append((name, ops, rd, rs1, rs2, imm))
-    return out
 
 
 def program(case_list: list, title: str) -> str:
