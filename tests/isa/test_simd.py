@@ -102,18 +102,18 @@ def test_random_operands_match_the_model(family, translate):
     assert not bad, "\n".join(bad[:20])
 
 
-@pytest.mark.parametrize("family, word, text", [
-    ("corev", 0x00C58557, ".word 0xc58557"),        # pv.add.h a0, a1, a2 (OP-V in corev)
-    ("xpulpv2", 0x00C5857B, ".word 0xc5857b"),      # cv.add.h a0, a1, a2 (lp.* opcode, illegal)
+@pytest.mark.parametrize("family, word, text, other", [
+    ("corev", 0x00C58557, ".word 0xc58557", "pv.add.h a0,a1,a2 in the xpulpv2 selection"),
+    ("xpulpv2", 0x00C5857B, ".word 0xc5857b", "cv.add.h a0,a1,a2 in the corev selection"),
 ])
-def test_the_other_familys_simd_word_is_a_guest_fault(family, word, text):
+def test_the_other_familys_simd_word_is_a_guest_fault(family, word, text, other):
     src = ("    .option norvc\n    .text\n    .globl _start\n_start:\n    li a1, 1\n"
            f"    .word {word:#x}\n    li a7, 93\n    ecall\n")
     m = Machine("pulp-open", cores=1, xpulp=family).load(assemble(src, "t.s", family=family))
     r = m.run(max_cycles=10_000)
     assert r.status == "fault" and "illegal instruction" in r.fault.kind
     assert r.fault.core == 0 and text in r.fault.instruction
-    assert f"instruction word {word:#010x}" in r.fault.format()
+    assert f"instruction word {word:#010x} ({other}; this core runs {family})" in r.fault.format()
 
 
 TIMING = """
