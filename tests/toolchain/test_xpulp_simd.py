@@ -7,6 +7,11 @@ are compared with llvm-mc-19 (``+xcvsimd``) in test_xpulp.py, and every entry of
 round-trips through the disassembler there.
 """
 
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from toolchain import load_isa
@@ -33,6 +38,7 @@ SCI_KIND.update({op: "bU" for op in ("srl", "sra", "sll")})
 SCI_RANGE = {"bs": (-32, 31), "bu": (0, 63), "bU": (0, 31)}
 F3 = {"h": 0, "b": 1, "sc.h": 4, "sc.b": 5, "sci.h": 6, "sci.b": 7}
 MASK_V_OP, MASK_V_OP1, MASK_V_OP2 = 0xFE00707F, 0xFC00707F, 0xFFF0707F
+GNU_AS = "riscv64-unknown-elf-as"
 
 WORKED = [
     ("pv.abs.h a0, a1", 0x70058557),
@@ -170,3 +176,47 @@ def test_binutils_immediate_spellings():
         word = _assemble(isa, alias)[1]
         assert word == _assemble(isa, plain)[1]
         assert disassemble_word(isa, word) == plain.replace(", ", ",")
+
+
+def _gnu_words(lines: list[str]) -> list[int]:
+    """The words GNU as assembles ``lines`` (all 32-bit) to."""
+    elftools = pytest.importorskip("elftools.elf.elffile")
+    if shutil.which(GNU_AS) is None:
+        pytest.skip(f"{GNU_AS} not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        s, o = Path(tmp, "t.s"), Path(tmp, "t.o")
+        s.write_text(".option norvc\n.text\n" + "\n".join(lines) + "\n")
+        run = subprocess.run([GNU_AS, "-march=rv32i", "-mabi=ilp32", str(s), "-o", str(o)],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with o.open("rb") as fh:
+            text = elftools.ELFFile(fh).get_section_by_name(".text").data()
+    return [int.from_bytes(text[i:i + 4], "little") for i in range(0, len(text), 4)]
+
+
+@pytest.mark.needs_tool
+def test_layout_matches_gnu_insn_forms():
+    """Every pv.* lane operation in all six variants, written as GNU as ``.insn`` from the
+    reference's layout: register forms ``.insn r 0x57, f3, funct5:F:0, rd, rs1, rs2``; .sci
+    forms ``.insn i 0x57, f3, rd, rs1, imm12`` with imm12 = funct5:F:imm[0]:imm[5:1] (the
+    split done by hand here)."""
+    isa = load_isa("xpulpv2")
+    ours, insn = [], []
+    for op, h_word in PV_H_WORDS.items():
+        f5f = h_word >> 26
+        lo, hi = SCI_RANGE[SCI_KIND[op]]
+        for variant, f3 in F3.items():
+            name = f"pv.{op}.{variant}"
+            if variant.startswith("sci"):
+                for imm in (lo, -1 if lo < 0 else 1, hi):
+                    ours.append(_assemble(isa, f"{name} a0, a1, {imm}")[1])
+                    imm12 = f5f << 6 | (imm & 1) << 5 | (imm >> 1) & 31
+                    insn.append(f".insn i 0x57, {f3}, a0, a1, {imm12 - (imm12 >> 11 << 12)}")
+            else:
+                ours.append(_assemble(isa, f"{name} t0, s1, t6")[1])
+                insn.append(f".insn r 0x57, {f3}, {f5f << 1}, t0, s1, t6")
+    gnu = _gnu_words(insn)
+    bad = [f"{line}: ours {o:#010x}, GNU as {g:#010x}"
+           for line, o, g in zip(insn, ours, gnu, strict=True) if o != g]
+    assert not bad, "\n".join(bad)
+    assert len(gnu) == 30 * (4 + 2 * 3)
