@@ -71,26 +71,21 @@ def lane(k: int, x: int, y: int, w: int) -> int:
         return x ^ y
     if k == AND:
         return x & y
+    # compares: gt ge lt le come signed, then unsigned (gtu geu ltu leu)
     if k == CMPEQ:
         t = x == y
     elif k == CMPNE:
         t = x != y
-    elif k == CMPGT:
-        t = sx > sy
-    elif k == CMPGE:
-        t = sx >= sy
-    elif k == CMPLT:
-        t = sx < sy
-    elif k == CMPLE:
-        t = sx <= sy
-    elif k == CMPGTU:
-        t = x > y
-    elif k == CMPGEU:
-        t = x >= y
-    elif k == CMPLTU:
-        t = x < y
     else:
-        t = x <= y
+        p, q, r = (x, y, k - CMPGTU) if k >= CMPGTU else (sx, sy, k - CMPGT)
+        if r == 0:
+            t = p > q
+        elif r == 1:
+            t = p >= q
+        elif r == 2:
+            t = p < q
+        else:
+            t = p <= q
     return m if t else 0
 
 
