@@ -43,7 +43,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from isasim import devices as D
-from isasim import jitcache
+from isasim import jitcache, simd
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim.jitcache import compiled
@@ -1173,8 +1173,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     pcat = L.C_BRANCH
                     CS[U(cb + L.CS_TAKEN)] += 1
             elif (is_fp or (op >= O.OP_MULH and op <= O.OP_REMU)
-                  or (op >= O.OP_MAC and op <= O.OP_MACHHURN)):
-                # ---------------- F, M, Xpulp ALU ----------------
+                  or (op >= O.OP_MAC and op <= O.OP_MACHHURN)
+                  or (op >= simd.FIRST and op <= simd.LAST)):
+                # ---------------- F, M, Xpulp ALU, packed SIMD ----------------
                 cv = R[U(rb + s3)]
                 rm = 0
                 if is_fp:
@@ -1319,13 +1320,14 @@ def dependencies() -> list:
         memory,
         opcodes,
         semantics,
+        simd,
         softfloat,
         translate,
         xpulp_alu,
     )
 
-    return [engine, devices, jitcache, layout, memory, opcodes, semantics, softfloat, translate,
-            xpulp_alu]
+    return [engine, devices, jitcache, layout, memory, opcodes, semantics, simd, softfloat,
+            translate, xpulp_alu]
 
 
 jitcache.ensure_fresh(dependencies())

@@ -89,6 +89,16 @@ def _text_of_word(family: str, word: int) -> str | None:
     return f"{mnemonic} {ops}".strip()
 
 
+def _other_family(family: str, word: int) -> str:
+    """For an illegal word the other Xpulp selection decodes (a pv.* word on a corev core, a
+    cv.* word on an xpulpv2 one): what it would have been."""
+    for other in ("xpulpv2", "corev"):
+        if other != family and load_isa(other).decode(word) is not None:
+            text = _text_of_word(other, word) or load_isa(other).decode(word).entry.name
+            return f" ({text} in the {other} selection; this core runs {family})"
+    return ""
+
+
 class Machine:
     """One simulated cluster.  See the module docstring."""
 
@@ -421,7 +431,7 @@ class Machine:
                 detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
-                detail = f"instruction word {tval:#010x}"
+                detail = f"instruction word {tval:#010x}" + _other_family(self.isa.family, tval)
             self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()

@@ -32,6 +32,23 @@ macsn machhsn macun machhun macsrn machhsrn macurn machhurn
 beqimm bneimm
 """.split())
 
+# Packed SIMD (pv.* / cv.*, isasim.simd).  The lane operations come in six variants each, in this
+# order, so that the op id itself says which operation, lane width and second operand it is.
+SIMD_LANE_OPS: tuple[str, ...] = tuple("""
+add sub avg avgu min minu max maxu srl sra sll or xor and
+dotup dotusp dotsp sdotup sdotusp sdotsp
+cmpeq cmpne cmpgt cmpge cmplt cmple cmpgtu cmpgeu cmpltu cmpleu
+""".split())
+SIMD_VARIANTS: tuple[str, ...] = ("h", "b", "sc_h", "sc_b", "sci_h", "sci_b")
+SIMD_OTHER_OPS: tuple[str, ...] = tuple("""
+abs_h abs_b extract_h extract_b extractu_h extractu_b insert_h insert_b
+shuffle_h shuffle_b shuffle_sci_h shufflei0_sci_b shufflei1_sci_b shufflei2_sci_b shufflei3_sci_b
+shuffle2_h shuffle2_b pack_h pack_hi_h packhi_b packlo_b
+""".split())
+SIMD_OPS: tuple[str, ...] = (tuple(f"simd_{o}_{v}" for o in SIMD_LANE_OPS for v in SIMD_VARIANTS)
+                             + tuple(f"simd_{o}" for o in SIMD_OTHER_OPS))
+ENGINE_OPS += SIMD_OPS
+
 OP_ID: dict[str, int] = {name: i for i, name in enumerate(ENGINE_OPS)}
 # Module attributes OP_<NAME> for the compiled loop (numba freezes them as constants).
 for _name, _i in OP_ID.items():

@@ -13,6 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from isasim import opcodes as O
+from isasim import simd
 from isasim import softfloat as sf
 from isasim import xpulp_alu as X
 from isasim.jitcache import compiled
@@ -283,7 +284,8 @@ def xpulp_exec(op: int, a: int, b: int, c: int, imm: int, imm2: int) -> int:
 
 @compiled
 def exec_scalar(op, a, b, c, imm, imm2, rm):
-    """RV32M (but mul), Xpulp ALU and the general RV32F path: ``(result, fflags, extra)``.
+    """RV32M (but mul), Xpulp ALU and packed SIMD, and the general RV32F path:
+    ``(result, fflags, extra)``.
 
     ``extra`` is the structural stall of mulh (-1: use the configured cycles) and div/rem.
     """
@@ -293,4 +295,6 @@ def exec_scalar(op, a, b, c, imm, imm2, rm):
     if op >= O.OP_FMADD_S and op <= O.OP_FMV_W_X:
         res, fl = fp_exec(op, a, b, c, rm)
         return res, fl, 0
+    if op >= simd.FIRST and op <= simd.LAST:
+        return simd.exec_simd(op, a, b, c, imm), 0, 0
     return xpulp_exec(op, a, b, c, imm, imm2), 0, 0

@@ -10,7 +10,7 @@ constants; the ALU and branch expressions are read from ``isasim.semantics``, wh
 uses too, so the semantics have one definition.
 
 What a run is.  A maximal stretch along the fall-through links (``F_NEXT``) of RV32I
-computational instructions, ``mul``, the Xpulp ALU/MAC operations, the F operations (but
+computational instructions, ``mul``, the Xpulp ALU/MAC/SIMD operations, the F operations (but
 ``fdiv``/``fsqrt``, which occupy the FPU, and all of them when the FPU is shared, since those
 are arbitrated) and word loads at ``rs1 + imm``, ended by any other instruction or just after a
 conditional branch or ``jal``.  It starts at a *leader* (a branch or jump target, a hardware
@@ -62,7 +62,7 @@ from numba.extending import intrinsic
 
 from isasim import layout as L
 from isasim import opcodes as O
-from isasim import semantics
+from isasim import semantics, simd
 from isasim.semantics import fp_needs_rm
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
@@ -71,7 +71,8 @@ EXIT_FIELDS = 5        # exits: pc, slot, instructions retired, EXIT_* kind, ent
 EXIT_ON, EXIT_TAKEN, EXIT_PARKED = 0, 1, 2   # go on at pc / a taken branch or jump / parked
 
 _ALU_OPS = frozenset(range(O.OP_ADDI, O.OP_AND + 1)) | {O.OP_LUI, O.OP_AUIPC, O.OP_MUL}
-_XPULP_OPS = frozenset(range(O.OP_MAC, O.OP_MACHHURN + 1))
+_XPULP_OPS = (frozenset(range(O.OP_MAC, O.OP_MACHHURN + 1))
+              | frozenset(range(simd.FIRST, simd.LAST + 1)))
 _FP_OPS = frozenset(range(O.OP_FMADD_S, O.OP_FMV_W_X + 1)) - {O.OP_FDIV_S, O.OP_FSQRT_S}
 _BRANCH_OPS = frozenset(range(O.OP_BEQ, O.OP_BGEU + 1)) | {O.OP_BEQIMM, O.OP_BNEIMM}
 

@@ -76,6 +76,9 @@ class Field:
     asm_width: int = 0
     hex: bool = False
     default: int = 0
+    # the largest value the assembler accepts when the instruction uses fewer bits than the
+    # field holds (a SIMD shift amount in the 6-bit immediate); decoding keeps every bit
+    asm_max: int | None = None
 
     @property
     def inst_mask(self) -> int:
@@ -103,8 +106,10 @@ class Field:
         """Smallest and largest encodable value (before alignment and ``add``)."""
         w = self.value_bits
         if self.signed:
-            return -(1 << (w - 1)), (1 << (w - 1)) - 1
-        return 0, (1 << w) - 1
+            lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+        else:
+            lo, hi = 0, (1 << w) - 1
+        return lo, hi if self.asm_max is None else min(hi, self.asm_max)
 
     def extract(self, word: int) -> int:
         raw = 0
@@ -164,7 +169,7 @@ class Field:
 
 def make_field(name: str, spec: dict, where: str) -> Field:
     known = {"bits", "kind", "signed", "add", "nonzero", "role", "slot", "asm_shift",
-             "asm_width", "print", "default"}
+             "asm_width", "print", "default", "asm_max"}
     unknown = set(spec) - known
     if unknown:
         raise TableError(f"{where}: field {name}: unknown keys {sorted(unknown)}")
@@ -192,4 +197,5 @@ def make_field(name: str, spec: dict, where: str) -> Field:
         asm_width=int(spec.get("asm_width", 0)),
         hex=spec.get("print") == "hex",
         default=int(spec.get("default", 0)),
+        asm_max=int(spec["asm_max"]) if "asm_max" in spec else None,
     )

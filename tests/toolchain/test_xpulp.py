@@ -18,7 +18,7 @@ from toolchain.registers import XREGS
 from toolchain.table import EncodeError
 
 LLVM_MC = "llvm-mc-19"
-LLVM_ATTRS = "+m,+f,+c,+xcvalu,+xcvmac,+xcvmem,+xcvbi,+xcvbitmanip,+xcvelw"
+LLVM_ATTRS = "+m,+f,+c,+xcvalu,+xcvmac,+xcvmem,+xcvbi,+xcvbitmanip,+xcvelw,+xcvsimd"
 
 
 def _ev(text, field):
@@ -38,7 +38,7 @@ def _family_entries(family):
 # ---- worked encodings (PULP binutils MATCH values, llvm-mc-19) ---------------------------------
 # (PULP text, PULP word, PULP entry, its field values,
 #  CV text, CV word, CV entry, its field values,
-#  what LLVM 19 decodes the PULP word as: our corev entry name, or None for "unknown" / SIMD)
+#  what LLVM 19 decodes the PULP word as: our corev entry name, or None for "unknown")
 # Hardware-loop targets are addresses with the instruction at pc 0: PULP end = last body
 # instruction (pc+20), CORE-V end = the address after it (pc+24).
 A6 = [
@@ -58,7 +58,7 @@ A6 = [
      {"cv_l": 0, "lp_count": 100, "cv_off5": 24}, None),
     ("lp.setup x1, a0, 20", 0x00A540FB, "lp.setup", {"lp_l": 1, "rs1": 10, "lp_off12": 20},
      "cv.setup 1, a0, 24", 0x006547AB, "cv.setup", {"cv_l": 1, "rs1": 10, "cv_off12": 24},
-     None),  # LLVM: cv.add.sc.h (SIMD, not modelled)
+     "cv.add.sc.h"),  # LLVM decodes it as this SIMD instruction too
     ("p.mac a0, a1, a2", 0x42C58533, "p.mac", {"rd": 10, "rs1": 11, "rs2": 12},
      "cv.mac a0, a1, a2", 0x90C5B52B, "cv.mac", {"rd": 10, "rs1": 11, "rs2": 12}, None),
     ("p.abs a0, a1", 0x04058533, "p.abs", {"rd": 10, "rs1": 11},
@@ -215,6 +215,22 @@ PULP_MATCH = {
     ("p.suburnr", ""): (0xC000705B, _R),
     ("p.mac", ""): (0x42000033, _R),
     ("p.msu", ""): (0x42001033, _R),
+    # binutils' immediate spellings: the same MATCH/MASK as the plain names
+    ("p.clipi", "alias"): (0x14001033, _R),
+    ("p.clipui", "alias"): (0x14002033, _R),
+    ("p.extracti", "alias"): (0xC0000033, _BI),
+    ("p.extractui", "alias"): (0xC0001033, _BI),
+    ("p.inserti", "alias"): (0xC0002033, _BI),
+    ("p.bclri", "alias"): (0xC0003033, _BI),
+    ("p.bseti", "alias"): (0xC0004033, _BI),
+    ("p.addni", "alias"): (0x0000205B, _BI),
+    ("p.adduni", "alias"): (0x8000205B, _BI),
+    ("p.addrni", "alias"): (0x0000605B, _BI),
+    ("p.addurni", "alias"): (0x8000605B, _BI),
+    ("p.subni", "alias"): (0x0000305B, _BI),
+    ("p.subuni", "alias"): (0x8000305B, _BI),
+    ("p.subrni", "alias"): (0x0000705B, _BI),
+    ("p.suburni", "alias"): (0x8000705B, _BI),
 }
 for _i, _v in enumerate(["u", "hhu", "s", "hhs"]):
     _f2 = _i << 30
@@ -246,6 +262,8 @@ def _pulp_key(entry):
 def test_pulp_match_mask_equal_binutils():
     seen = set()
     for e in _family_entries("xpulpv2"):
+        if e.name.startswith("pv."):
+            continue    # test_xpulp_simd.py
         key = _pulp_key(e)
         assert key in PULP_MATCH, f"{key} has no MATCH/MASK from the spec"
         seen.add(key)
@@ -279,8 +297,8 @@ def test_selections_keep_families_apart():
     assert not [n for n in none.by_name if n.startswith(("p.", "lp.", "cv."))]
     assert not [n for n in load_isa("xpulpv2").by_name if n.startswith("cv.")]
     assert not [n for n in load_isa("corev").by_name if n.startswith(("p.", "lp."))]
-    assert len(_family_entries("xpulpv2")) == 97
-    assert len(_family_entries("corev")) == 100
+    assert len(_family_entries("xpulpv2")) == 97 + 200   # scalar + pv.* (test_xpulp_simd.py)
+    assert len(_family_entries("corev")) == 100 + 201
 
 
 OPS = {
@@ -296,8 +314,17 @@ OPS = {
     "suburnr", "mulsn", "mulhhsn", "mulun", "mulhhun", "mulsrn", "mulhhsrn", "mulurn", "mulhhurn",
     "macsn", "machhsn", "macun", "machhun", "macsrn", "machhsrn", "macurn", "machhurn", "beqimm",
     "bneimm"
-}
-READS_RD = {"mac", "msu", "insert", "insertr"}
+} | {f"simd_{o}_{v}" for o in ("add sub avg avgu min minu max maxu srl sra sll or xor and dotup "
+                               "dotusp dotsp sdotup sdotusp sdotsp cmpeq cmpne cmpgt cmpge cmplt "
+                               "cmple cmpgtu cmpgeu cmpltu cmpleu").split()
+     for v in ("h", "b", "sc_h", "sc_b", "sci_h", "sci_b")} | {
+    "simd_abs_h", "simd_abs_b", "simd_extract_h", "simd_extract_b", "simd_extractu_h",
+    "simd_extractu_b", "simd_insert_h", "simd_insert_b", "simd_shuffle_h", "simd_shuffle_b",
+    "simd_shuffle_sci_h", "simd_shufflei0_sci_b", "simd_shufflei1_sci_b", "simd_shufflei2_sci_b",
+    "simd_shufflei3_sci_b", "simd_shuffle2_h", "simd_shuffle2_b", "simd_pack_h", "simd_pack_hi_h",
+    "simd_packhi_b", "simd_packlo_b"}
+READS_RD = {"mac", "msu", "insert", "insertr", "simd_insert_h", "simd_insert_b", "simd_shuffle2_h",
+            "simd_shuffle2_b", "simd_packhi_b", "simd_packlo_b"}
 
 
 def _contract(e):
@@ -321,7 +348,7 @@ def _timing(op):
 def test_ops_roles_and_slots(family):
     for e in _family_entries(family):
         assert e.op in OPS, e.name
-        reads_rd = (e.op in READS_RD or e.op.startswith("mac")
+        reads_rd = (e.op in READS_RD or e.op.startswith(("mac", "simd_sdot"))
                     or (e.op.endswith("nr") and e.op[:3] in ("add", "sub")))
         assert e.reads == (("rd",) if reads_rd else ()), e.name
         post = e.op.endswith(("_pi", "_pr"))
@@ -339,7 +366,7 @@ def test_same_op_same_operands_across_families():
     common = set(pulp) & set(cv)
     assert set(pulp) - common == {"lp_endi", "lp_setup", "lp_setupi", "clipr", "clipur"}
     assert set(cv) - common == {"lp_start", "cv_endi", "cv_end", "cv_setup", "cv_setupi",
-                                "cv_clipr", "cv_clipur", "bitrev"}
+                                "cv_clipr", "cv_clipur", "bitrev", "simd_pack_hi_h"}
     for op in common:
         assert _contract(pulp[op]) == _contract(cv[op]), op
 
@@ -554,7 +581,8 @@ def llvm_words():
 @pytest.mark.needs_tool
 def test_cv_matches_llvm_mc(llvm_words):
     ref, cv, _ = llvm_words
-    assert len(cv) == 3 * (92 + 4)   # every non-loop cv.* entry and the 4 aliases
+    # every non-loop cv.* entry (92 scalar, 201 SIMD) and the 4 aliases
+    assert len(cv) == 3 * (92 + 201 + 4)
     bad = [f"{line}: ours {ours:#010x}, llvm {ref[line]:#010x}"
            for line, ours in cv if ref[line] != ours]
     assert not bad, "\n".join(bad)
