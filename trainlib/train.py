@@ -21,6 +21,7 @@ from isasim.config import ClusterConfig
 from trainlib import golden
 from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
+from trainlib.errors import ModelError
 from trainlib.layers import Add, Flatten, Sigmoid
 from trainlib.model import Model, Params
 from trainlib.step import StepRun, run_spec
@@ -156,32 +157,7 @@ def simulated_step(model: Model, plan: ModelPlan, params: Params, x: np.ndarray,
 def golden_step(model: Model, params: Params, x: np.ndarray,
                 target: np.ndarray) -> tuple[float, Params]:
     """The same training step in the golden model (plain numpy formulas)."""
-    shapes = model.shapes()
-    acts = [x]
-    for i, la in enumerate(model.layers):
-        skip = acts[model.index(la.skip) + 1] if isinstance(la, Add) else None
-        acts.append(golden.forward(la, acts[i], params.get(la.name, {}), skip=skip))
-    loss, dy = golden.LOSSES[model.loss](acts[-1], target)
-    n = len(model.layers)
-    grads = {n: dy}
-    extra: dict[int, np.ndarray] = {}
-    new = {k: dict(v) for k, v in params.items()}
-    for i in range(n - 1, model.first_updated - 1, -1):
-        la = model.layers[i]
-        g = grads[i + 1]
-        if i + 1 in extra:
-            g = (g.astype(np.float64) + extra.pop(i + 1)).astype(np.float32)
-        if isinstance(la, Add):
-            src = model.index(la.skip) + 1
-            extra[src] = extra.get(src, 0.0) + g.astype(np.float64)
-        if la.name in model.updated:
-            for k, gk in golden.weight_grad(la, acts[i], g).items():
-                new[la.name][k] = golden.sgd(params[la.name][k], gk, model.lr,
-                                             model.weight_decay)
-        if i > model.first_updated:
-            grads[i] = golden.input_grad(la, acts[i], g, params.get(la.name, {}),
-                                         y=acts[i + 1]).reshape(shapes[i])
-    return loss, new
+    return golden.train_step(model, params, x, target)
 
 
 def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConfig = "pulp-open",
@@ -191,6 +167,11 @@ def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConf
 
     ``on_step(i, loss, golden_loss)`` is called after every step (the CLI prints with it).
     """
+    if model.update_bias_only or model.update_channels:
+        # the step-by-step runs lower full updates only; the whole-step program has the forms
+        raise ModelError("sparse update forms (update = \"bias\", update_channels) are trained "
+                         "by the deployed program: trainlib deploy MODEL -o net.elf, then "
+                         "isasim run net.elf")
     cfg = run_config(config, cores)
     plan = plan_model(model, cfg, memory, choices)
     x, target = model.sample()

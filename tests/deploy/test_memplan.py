@@ -205,3 +205,13 @@ def test_auto_homes_tensors_in_tcdm_where_the_step_still_fits(path):
     assert mixed.l2_arena < streamed.l2_arena or any(mixed.tensors[n].persistent for n in homed)
     for ph in mixed.phases:
         assert ph.resident == {u.name for u in ph.spec.tensors if ph.binds[u.name] in homed}
+
+
+def test_step_by_step_training_refuses_sparse_forms(tmp_path):
+    """trainlib train lowers full updates only: a sparse model is sent to trainlib deploy
+    instead of being trained silently with full updates."""
+    from trainlib.errors import ModelError
+    from trainlib.train import train
+    sparse = Model.load(small_model_file(tmp_path, pw1_extra='update = "bias"'))
+    with pytest.raises(ModelError, match="trainlib deploy"):
+        train(sparse, 1, cores=1)
