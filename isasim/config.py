@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from isasim import layout as L
+from toolchain.table import SelectionError, parse_selection
 
 KiB = 1024
 
@@ -97,8 +98,10 @@ class ClusterConfig:
     def validate(self) -> None:
         if not 1 <= self.cores <= 8:
             raise ConfigError(f"cores must be 1..8, got {self.cores}")
-        if self.xpulp not in ("xpulpv2", "corev", "none"):
-            raise ConfigError(f"xpulp must be xpulpv2, corev or none, got {self.xpulp!r}")
+        try:
+            parse_selection(self.xpulp)
+        except SelectionError as e:
+            raise ConfigError(f"xpulp: {e}") from None
         if self.conflict_policy not in ("round_robin", "fifo", "none"):
             raise ConfigError(f"conflict_policy must be round_robin, fifo or none, "
                               f"got {self.conflict_policy!r}")
@@ -159,7 +162,7 @@ class ClusterConfig:
         k[L.K_NBANKS] = self.tcdm_banks
         k[L.K_POLICY] = ("round_robin", "fifo", "none").index(self.conflict_policy)
         k[L.K_TOHOST] = tohost
-        k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(self.xpulp)
+        k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(parse_selection(self.xpulp).family)
         k[L.K_SIMDEV] = self.simdev_base
         k[L.K_EU_BASE] = self.eu_base
         k[L.K_EU_DEMUX] = self.eu_demux
@@ -180,7 +183,9 @@ FIELD_DOCS: dict[str, str] = {
     "name": "preset name",
     "cores": "worker cores in the cluster (SPMD: all start at the entry)",
     "cluster_id": "cluster index in mhartid = cluster << 5 | core",
-    "xpulp": "Xpulp encoding family decoded: xpulpv2 (PULP/GVSoC) or corev (cv.*) or none",
+    "xpulp": "ISA decoded, as an ISA string (rv32imfc_xpulpv2_xf16_xf16alt_xfvec: the PULP "
+             "set; _zfinx: FP values in the x registers) or a family: xpulpv2 (that PULP set), "
+             "corev (cv.*) or none",
     "tcdm_base": "L1 / TCDM base address (PULP map)",
     "tcdm_size": "L1 / TCDM size in bytes",
     "tcdm_banks": "word-interleaved TCDM banks: bank = (addr >> 2) % banks",

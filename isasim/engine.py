@@ -1052,7 +1052,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if mis == 0 and lsz == 2:
                                 res = np.int64(mem32[U(off >> 2)])
                             else:
-                                res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_SIGNED)
+                                res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_EXTEND)
                         else:
                             if mis == 0 and lsz == 2:
                                 mem32[U(off >> 2)] = bv & M32
@@ -1065,7 +1065,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 tval = ea
                     else:
                         res, pen, pcat, ev, dst = exec_mem_slow(
-                            c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
+                            c, kind, lsz, mem & L.MEM_EXTEND, ea, off, rk, bv, s, CS, CFG, CL, OUT,
                             regions, mem8, mem16, mem32, pcmap, tohost)
                         if ev == L.EV_TOHOST:
                             tval = ea
@@ -1298,13 +1298,15 @@ def dependencies() -> list:
         memory,
         opcodes,
         semantics,
+        smallfloat,
         softfloat,
+        softfloat16,
         translate,
         xpulp_alu,
     )
 
-    return [engine, devices, jitcache, layout, memory, opcodes, semantics, softfloat, translate,
-            xpulp_alu]
+    return [engine, devices, jitcache, layout, memory, opcodes, semantics, smallfloat, softfloat,
+            softfloat16, translate, xpulp_alu]
 
 
 jitcache.ensure_fresh(dependencies())

@@ -43,6 +43,8 @@ MEM_SIZE_SHIFT = 2
 MEM_SIGNED = 1 << 4
 MEM_AMODE_SHIFT = 5      # 0: rs1 + imm, 1: rs1 (post-increment), 2: rs1 + register (S2 / S3)
 MEM_INC_SHIFT = 7        # 0: none, 1: + imm, 2: + register
+MEM_NANBOX = 1 << 9      # flh: the loaded halfword is NaN-boxed (bits 31..16 set)
+MEM_EXTEND = MEM_SIGNED | MEM_NANBOX     # what a load does above the loaded bytes
 AMODE_IMM, AMODE_BASE, AMODE_REG = 0, 1, 2
 # the two shapes of the engine's short path: a word at rs1 + imm, no increment (MEM_SIGNED aside)
 MEM_WORD_LOAD = MEM_LOAD | (2 << MEM_SIZE_SHIFT)

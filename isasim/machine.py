@@ -298,7 +298,7 @@ class Machine:
                 word |= int(self.mmap.mem16[(off >> 1) + 1]) << 16
             else:
                 truncated = True
-        rec = word_record(self.isa.family, word, truncated, self.symbol_id(addr))
+        rec = word_record(self.isa.name, word, truncated, self.symbol_id(addr))
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
         self._records.append(rec)
@@ -609,7 +609,7 @@ class Machine:
                 word = int.from_bytes(self.mmap.read(addr, 4), "little")
         except KeyError:
             return ""
-        text = _text_of_word(self.isa.family, word)
+        text = _text_of_word(self.isa.name, word)
         if text is not None:
             return text
         d = self.isa.decode(word)
