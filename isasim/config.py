@@ -52,6 +52,7 @@ class ClusterConfig:
     fpu_latency: int = 0
     fpu_other_latency: int = 0
     fdiv_latency: int = 14
+    fdiv16_latency: int = 10
     misaligned_penalty: int = 1
     misaligned: str = "support"
     fs_reset: int = 3
@@ -125,7 +126,7 @@ class ClusterConfig:
                      "misaligned_penalty", "dma_setup_cycles"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
-        for name in ("mulh_cycles", "fdiv_latency"):
+        for name in ("mulh_cycles", "fdiv_latency", "fdiv16_latency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
         if self.barrier_req_latency + self.barrier_wakeup_latency < 1:
@@ -155,6 +156,7 @@ class ClusterConfig:
         k[L.K_FPU_LAT] = self.fpu_latency
         k[L.K_FPU_OTHER_LAT] = self.fpu_other_latency
         k[L.K_FDIV_LAT] = self.fdiv_latency
+        k[L.K_FDIV16_LAT] = self.fdiv16_latency
         k[L.K_MISALIGN_PEN] = self.misaligned_penalty
         k[L.K_MISALIGN_FAULT] = int(self.misaligned == "fault")
         k[L.K_EXT_LAT] = self.l2_latency
@@ -204,7 +206,10 @@ FIELD_DOCS: dict[str, str] = {
     "mulh_cycles": "cycles of mulh/mulhsu/mulhu (structural, blocks issue)",
     "fpu_latency": "FPU_ADDMUL_LAT: extra result latency of fadd/fsub/fmul/fmadd family",
     "fpu_other_latency": "FPU_OTHERS_LAT: extra latency of FP compare/convert/classify/min/max",
-    "fdiv_latency": "cycles of fdiv.s / fsqrt.s (iterative unit; RTL up to 19, GVSoC 14)",
+    "fdiv_latency": "cycles of fdiv.s / fsqrt.s and the packed vfdiv / vfsqrt (iterative unit; "
+                    "RTL up to 19, GVSoC 14)",
+    "fdiv16_latency": "cycles of the scalar binary16 / bfloat16 fdiv / fsqrt (.h, .ah; GVSoC "
+                      "pulp-open: 10, its sfdiv resource)",
     "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
     "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",

@@ -769,6 +769,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                          | L.C_FPU_DEP)
     CL[U(L.L_LATWHY + L.TC_FDIV)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
     CL[U(L.L_LATWHY + L.TC_FSQRT)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    CL[U(L.L_LATWHY + L.TC_FDIV16)] = (CFG[U(L.K_FDIV16_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
 
     # the core being run and its state, held in locals while it runs
     c = ncores - 1
@@ -937,7 +938,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if r >> L.RDY_SHIFT > t:
                 s = r >> L.RDY_SHIFT
                 reason = r & L.RDY_MASK
-            is_fp = cls >= L.TC_FPU and cls <= L.TC_FSQRT
+            is_fp = cls >= L.TC_FPU and cls <= L.TC_FDIV16
             if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
                 s = CS[U(cb + L.CS_FPUBUSY)]
                 reason = L.C_FPU_STRUCT

@@ -34,7 +34,7 @@ from isasim.predecode import link, word_record
 from isasim.result import RunResult
 from toolchain.disasm import disassemble
 from toolchain.program import Program
-from toolchain.table import load_isa
+from toolchain.table import FAMILY_ISA, load_isa
 
 PAGE = 4096
 EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
@@ -72,6 +72,21 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     from toolchain.elf import read_elf
 
     return read_elf(p, family=family)
+
+
+def _outside_selection(isa, word: int) -> str:
+    """For an illegal word that another selection decodes: which instruction and extension it
+    is ("" otherwise), so that a program run on a core without that extension says why."""
+    if isa.decode(word) is not None:
+        return ""              # legal here: illegal for another reason (rounding mode, FS)
+    for other in (FAMILY_ISA["xpulpv2"], FAMILY_ISA["corev"]):
+        d = load_isa(other).decode(word)
+        if d is not None:
+            mnemonic, ops = disassemble(load_isa(other), d)
+            ext = d.entry.extension if d.entry.family is None else d.entry.family
+            return (f": {mnemonic} {ops} of extension {ext}, which this core's ISA "
+                    f"{isa.name} does not include")
+    return ""
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -417,7 +432,7 @@ class Machine:
                 detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
-                detail = f"instruction word {tval:#010x}"
+                detail = f"instruction word {tval:#010x}" + _outside_selection(self.isa, tval)
             self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()

@@ -32,7 +32,7 @@ FAMILY_ISA = {"xpulpv2": "rv32imfc_xpulpv2_xf16_xf16alt_xfvec", "corev": "rv32im
               "none": "rv32imfc"}
 TIMING_CLASSES = {
     "alu", "mul", "mulh", "div", "load", "store", "branch", "jump", "jalr", "csr", "fence",
-    "system", "fpu", "fpu_other", "fdiv", "fsqrt", "hwloop", "elw",
+    "system", "fpu", "fpu_other", "fdiv", "fsqrt", "fdiv16", "hwloop", "elw",
 }
 _FIXED = re.compile(r"^(\d+)(?:\.\.(\d+))?=(0x[0-9a-fA-F]+|0b[01]+|\d+)$")
 

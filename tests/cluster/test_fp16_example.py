@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from isasim import layout as L
 from isasim.machine import Machine
 from toolchain.asm import AsmError
 
@@ -53,3 +54,18 @@ def test_vfmac_example_needs_the_single_register_file():
         Machine("pulp-open").load(EXAMPLE)
     assert "vfmac.h a2, a0, a1" in str(info.value)
     assert "expected a floating-point register, got 'a2'" in str(info.value)
+
+
+def test_translated_runs_leave_smallfloat_to_the_loop():
+    """isasim.translate compiles no smallFloat instruction: every run of the example stops
+    before vfmac.h, and the loop executes it (same results with translate=True by that)."""
+    from isasim import opcodes as O
+    from isasim.translate import find_runs
+
+    m = Machine("pulp-open", xpulp=ZFINX).load(EXAMPLE)
+    code = m.code.reshape(-1, L.NF)
+    runs = find_runs(code, m.slot_pc, [0], fpu_shared=False)
+    assert runs, "the example has straight-line code to translate"
+    ops = {int(code[s, L.F_OP]) for run in runs for s in run.slots}
+    assert not any(O.OP_SF_FIRST <= op <= O.OP_SF_LAST for op in ops)
+    assert any(O.OP_SF_FIRST <= int(op) <= O.OP_SF_LAST for op in code[:, L.F_OP])

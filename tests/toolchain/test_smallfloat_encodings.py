@@ -266,3 +266,21 @@ def test_instruction_outside_the_selection_is_an_error(selection, line, message)
         assemble(f"  {line}\n", filename="k.s", family=selection)
     text = str(info.value)
     assert text.startswith("k.s:1:") and message in text, text
+
+
+def test_isa_option_of_the_command_line(tmp_path, capsys):
+    """``--isa`` on asm / disasm: the ELF records the selection, disasm reads it back with x
+    registers; a bad string is a usage error naming the problem, not a traceback."""
+    from isasim.cli import main
+
+    src = tmp_path / "k.s"
+    src.write_text("  fadd.h a0, a1, a2\n  vfmac.h a3, a4, a5\n")
+    elf = tmp_path / "k.elf"
+    assert main(["asm", str(src), "-o", str(elf), "--isa", PULP_ZFINX]) == 0
+    assert main(["disasm", str(elf)]) == 0
+    out = capsys.readouterr().out
+    assert "fadd.h a0,a1,a2" in out and "vfmac.h a3,a4,a5" in out, out
+    assert main(["asm", str(src), "--isa", "rv32imfc_zfinx"]) == 2
+    assert "both f (separate FP registers) and zfinx" in capsys.readouterr().err
+    assert main(["asm", str(src), "-o", str(elf), "--isa", "rv32imfc_xf16"]) != 0
+    assert "belongs to extension xfvec" in capsys.readouterr().err
