@@ -81,11 +81,13 @@ def special(a: int, m: int) -> bool:
 def to_f64(a: int, m: int) -> float:
     """Exact float64 value of a finite 16-bit pattern (integer significand times a power of 2)."""
     e = (a >> m) & ((1 << (15 - m)) - 1)
-    frac = a & ((1 << m) - 1)
-    if e == 0:
-        v = math.ldexp(float(frac), 1 - _bias(m) - m)
-    else:
-        v = math.ldexp(float(frac | (1 << m)), e - _bias(m) - m)
+    sig = a & ((1 << m) - 1)
+    scale = 1 - _bias(m) - m
+    if e != 0:
+        sig |= 1 << m
+        scale += e - 1
+    # 2**scale built from its bits (scale stays within -133 .. 120: a normal float64)
+    v = float(sig) * sf._f64_from_bits((scale + 1023) << 52)
     return -v if a & SIGN else v
 
 
