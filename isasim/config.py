@@ -56,6 +56,7 @@ class ClusterConfig:
     misaligned_penalty: int = 1
     misaligned: str = "support"
     fs_reset: int = 3
+    half_in_x: str = "sign"
     # cluster (xpulp-spec B.3, C)
     conflict_policy: str = "round_robin"
     l2_latency: int = 10
@@ -110,6 +111,8 @@ class ClusterConfig:
             raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
+        if self.half_in_x not in ("sign", "zero"):
+            raise ConfigError(f"half_in_x must be sign or zero, got {self.half_in_x!r}")
         if self.stack_in not in ("tcdm", "l2"):
             raise ConfigError(f"stack_in must be tcdm or l2, got {self.stack_in!r}")
         if self.tcdm_banks & (self.tcdm_banks - 1) or not 1 <= self.tcdm_banks <= 32:
@@ -212,6 +215,8 @@ FIELD_DOCS: dict[str, str] = {
                       "pulp-open: 10, its sfdiv resource)",
     "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
     "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
+    "half_in_x": "binary16 / bfloat16 scalar results in x registers (zfinx): sign-extended "
+                 "(Zhinx, as Spike) or zero-extended (GVSoC's single register file)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
     "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",

@@ -22,6 +22,7 @@ import numpy as np
 from isasim import devices as D
 from isasim import engine
 from isasim import layout as L
+from isasim import opcodes as O
 from isasim import translate as TX
 from isasim.config import ClusterConfig, load_config
 from isasim.csr import CsrFile, IllegalCsr
@@ -32,6 +33,7 @@ from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import link, word_record
 from isasim.result import RunResult
+from isasim.smallfloat import BOX_SEXT, BOX_ZEXT
 from toolchain.disasm import disassemble
 from toolchain.program import Program
 from toolchain.table import FAMILY_ISA, load_isa
@@ -171,7 +173,8 @@ class Machine:
         self.code = np.zeros(0, dtype=np.int32)
         self.slot_pc: list[int] = []
         self._records: list[np.ndarray] = []
-        layout = (cfg.xpulp, tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
+        layout = (cfg.xpulp, cfg.half_in_x,
+                  tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
         cached = _PREDECODE.get(id(program), {}).get(layout)
         if cached is not None:
             code, slot_pc, halfwords = cached
@@ -314,6 +317,9 @@ class Machine:
             else:
                 truncated = True
         rec = word_record(self.isa.name, word, truncated, self.symbol_id(addr))
+        if (self.config.half_in_x == "zero" and rec[L.F_IMM2] == BOX_SEXT
+                and O.OP_SF_FIRST <= rec[L.F_OP] <= O.OP_SF_LAST):
+            rec[L.F_IMM2] = BOX_ZEXT       # GVSoC's zero-extended 16-bit results
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
         self._records.append(rec)

@@ -14,6 +14,9 @@ record's F_IMM2 from the register file the instruction uses):
   sign-extended and ``fmv.h.x`` boxes, without either check.
 * ``BOX_SEXT`` (single register file, Zhinx): operands are bits 15..0 of the x register, and a
   result is written sign-extended from bit 15 (the Zfinx chapter's rule for narrower values).
+* ``BOX_ZEXT`` (single register file as GVSoC models pulp-open, config ``half_in_x = "zero"``):
+  operands as BOX_SEXT, results zero-extended (gvsoc flexfloat ``flexfloat_get_bits`` returns
+  only the format's bits).
 
 Packed operations (Xfvec, pulp-platform/riscv-opcodes ``opcodes-sflt_CUSTOM``) always use both
 16-bit lanes of the 32-bit register, lane 0 in bits 15..0; their ``.r`` forms replicate lane 0 of
@@ -82,6 +85,7 @@ assert V_EQ_R - V_EQ == V_GT_R - V_GT
 
 BOX_NAN = 0
 BOX_SEXT = 1
+BOX_ZEXT = 2
 
 # scalar kinds whose rs1 is not a 16-bit value (an integer, a binary32, or moved as bits)
 _RAW_OPERAND = (K_CVT_FROM_W, K_CVT_FROM_WU, K_CVT_FROM_S, K_FMV_X, K_FMV_FROM_X)
@@ -109,7 +113,7 @@ def _operand(v: int, box: int, m: int) -> int:
 @compiled
 def _result(v: int, box: int) -> int:
     v &= 0xFFFF
-    if box == BOX_NAN or v & 0x8000:
+    if box == BOX_NAN or (box == BOX_SEXT and v & 0x8000):
         return v | 0xFFFF0000
     return v
 

@@ -62,3 +62,23 @@ _start:
     text = r.fault.format()
     assert "illegal instruction on core 0 at pc 0x1c000004" in text, text
     assert "vfmac.h fa0,fa1,fa2 of extension xfvec" in text and "rv32imfc" in text, text
+
+
+@pytest.mark.parametrize("half_in_x, want", [("sign", 0xFFFFC000), ("zero", 0x0000C000)])
+def test_16_bit_results_in_x_registers(half_in_x, want):
+    """The single register file: fsub.h 1.5 - 3.5 = -2.0 (0xc000) is written sign-extended
+    (Zhinx, as Spike) or zero-extended (GVSoC, the gvsoc-2022 preset's half_in_x)."""
+    src = """
+    .text
+    .globl _start
+_start:
+    li a1, 0x3e00                # 1.5
+    li a2, 0x4300                # 3.5
+    fsub.h a0, a1, a2
+    mv s2, a0
+""" + EXIT
+    isa = "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec"
+    program = assemble(src, family=isa, rvc=False)
+    r = Machine("single-core", half_in_x=half_in_x).load(program).run()
+    assert r.x[0, 18] == want
+    assert Machine("gvsoc-2022").config.half_in_x == "zero"

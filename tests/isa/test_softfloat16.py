@@ -297,8 +297,10 @@ def test_nan_boxing_of_scalar_operands_and_results():
                        sfl.BOX_NAN) == (0xFFFF7E00, 0)
     assert sfl.sf_exec(OP_SF_FIRST, fadd, 0x12340000 | one, one, 0, 0,
                        sfl.BOX_SEXT) == (two, 0)
-    assert sfl.sf_exec(OP_SF_FIRST, op("fneg_h") if "fneg_h" in OP_ID else op("fsgnjn_h"),
-                       one, one, 0, 0, sfl.BOX_SEXT) == (0xFFFFBC00, 0)
+    assert sfl.sf_exec(OP_SF_FIRST, op("fsgnjn_h"), one, one, 0, 0,
+                       sfl.BOX_ZEXT) == (0x0000BC00, 0)
+    assert sfl.sf_exec(OP_SF_FIRST, op("fsgnjn_h"), one, one, 0, 0,
+                       sfl.BOX_SEXT) == (0xFFFFBC00, 0)
     # fmv.x.h sign-extends whatever the register holds; fmv.h.x boxes
     assert sfl.sf_exec(OP_SF_FIRST, op("fmv_x_h"), 0x0000BC00, 0, 0, 0,
                        sfl.BOX_NAN) == (0xFFFFBC00, 0)
