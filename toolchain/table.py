@@ -196,7 +196,7 @@ def parse_selection(text: str) -> Selection:
                              f"{FAMILY_ISA['xpulpv2']}) or be one of {', '.join(FAMILIES)}")
     head, *parts = low[4:].split("_")
     letters = set(head)
-    if not head or head[0] not in "ig" or letters - _LETTERS - {"g"}:
+    if not head or head[0] != "i" or letters - _LETTERS:
         raise SelectionError(f"ISA string {text!r}: single-letter extensions "
                              f"{head!r} are not supported (use i, m, f, c)")
     family = "none"
@@ -222,8 +222,8 @@ def parse_selection(text: str) -> Selection:
         else:
             raise SelectionError(f"ISA string {text!r}: unknown extension {part!r} (known: "
                                  f"zfinx, zhinx, zfh, xpulpv2, xcorev, {', '.join(SMALLFLOAT)})")
-    fp = "f" in letters or "g" in letters or zfinx
-    if zfinx and ("f" in letters or "g" in letters):
+    fp = "f" in letters or zfinx
+    if zfinx and "f" in letters:
         raise SelectionError(f"ISA string {text!r} selects both f (separate FP registers) and "
                              f"zfinx (FP operands in x registers)")
     if exts and not fp:
