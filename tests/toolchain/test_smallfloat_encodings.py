@@ -166,20 +166,27 @@ WORKED = [
 PULP = "rv32imfc_xpulpv2_xf16_xf16alt_xfvec"
 PULP_ZFINX = "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec"
 AS = "riscv64-unknown-elf-as"
+OBJDUMP = "riscv64-unknown-elf-objdump"
 
 
 def _words(text: bytes) -> list[int]:
     return [int.from_bytes(text[i:i + 4], "little") for i in range(0, len(text), 4)]
 
 
-def _gnu_text(lines: list[str], march: str) -> bytes:
+def _gnu_text(lines: list[str], march: str) -> tuple[bytes, list[str]]:
+    """GNU as's bytes for ``lines`` and objdump's text of them (one line per instruction)."""
     with tempfile.TemporaryDirectory() as tmp:
         src, obj = Path(tmp) / "a.s", Path(tmp) / "a.o"
         src.write_text(".option norvc\n" + "\n".join(lines) + "\n")
         subprocess.run([AS, f"-march={march}", "-mabi=ilp32", "-o", str(obj), str(src)],
                        check=True, capture_output=True)
+        dump = subprocess.run([OBJDUMP, "-d", str(obj)], check=True, capture_output=True,
+                              text=True).stdout
         with obj.open("rb") as f:
-            return ELFFile(f).get_section_by_name(".text").data()
+            text = ELFFile(f).get_section_by_name(".text").data()
+    listing = [" ".join(line.split("\t", 2)[2].split()) for line in dump.splitlines()
+               if re.match(r"^\s+[0-9a-f]+:\t", line)]
+    return text, listing
 
 
 def _ours(lines: list[str], selection: str) -> bytes:
@@ -195,13 +202,20 @@ def _ours(lines: list[str], selection: str) -> bytes:
     (ZFINX_LINES, "rv32imc_zfinx_zhinx", PULP_ZFINX),
 ], ids=["zfh", "zfh-in-pulp", "zfinx-zhinx", "zfinx-in-pulp"])
 def test_bytes_identical_to_gnu_as(lines, march, selection):
-    if shutil.which(AS) is None:
-        pytest.skip(f"{AS} not installed")
-    gnu = _words(_gnu_text(lines, march))
+    """Same bytes as GNU as, and our disassembly reads as objdump's (aliases included)."""
+    if shutil.which(AS) is None or shutil.which(OBJDUMP) is None:
+        pytest.skip(f"{AS} / {OBJDUMP} not installed")
+    text, listing = _gnu_text(lines, march)
+    gnu = _words(text)
     ours = _words(_ours(lines, selection))
-    assert len(gnu) == len(lines)
+    assert len(gnu) == len(lines) == len(listing)
     diff = [f"{line}: GNU {g:#010x}, ours {o:#010x}"
             for line, g, o in zip(lines, gnu, ours, strict=True) if g != o]
+    assert not diff, diff
+    isa = load_isa(selection)
+    texts = [" ".join(disassemble(isa, isa.decode(w))).strip() for w in gnu]
+    diff = [f"{w:#010x}: objdump {t!r}, ours {o!r}"
+            for w, t, o in zip(gnu, listing, texts, strict=True) if t != o]
     assert not diff, diff
 
 
