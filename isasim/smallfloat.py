@@ -50,12 +50,13 @@ VECTOR_KINDS = (
     "vfadd_{f}", "vfsub_{f}", "vfmul_{f}", "vfdiv_{f}", "vfmac_{f}", "vfmre_{f}", "vfsqrt_{f}",
     "vfadd_r_{f}", "vfsub_r_{f}", "vfmul_r_{f}", "vfdiv_r_{f}", "vfmac_r_{f}", "vfmre_r_{f}",
     "vfcpka_{f}_s", "vfdotpex_s_{f}", "vfdotpex_s_r_{f}",
+    "vfcvt_x_{f}", "vfcvt_xu_{f}", "vfcvt_{f}_x", "vfcvt_{f}_xu", "vfcvt_{f}_{o}",
     # no rounding mode from here on
     "vfmin_{f}", "vfmax_{f}", "vfsgnj_{f}", "vfsgnjn_{f}", "vfsgnjx_{f}",
     "vfmin_r_{f}", "vfmax_r_{f}", "vfsgnj_r_{f}", "vfsgnjn_r_{f}", "vfsgnjx_r_{f}",
     "vfeq_{f}", "vfne_{f}", "vflt_{f}", "vfge_{f}", "vfle_{f}", "vfgt_{f}",
     "vfeq_r_{f}", "vfne_r_{f}", "vflt_r_{f}", "vfge_r_{f}", "vfle_r_{f}", "vfgt_r_{f}",
-    "vfclass_{f}",
+    "vfclass_{f}", "vfmv_x_{f}", "vfmv_{f}_x",
 )
 
 
@@ -75,9 +76,10 @@ NV = len(VECTOR_KINDS)
  K_FSGNJX, K_FMIN, K_FMAX, K_FEQ, K_FLT, K_FLE, K_FCLASS, K_FMV_X, K_FMV_FROM_X) = range(NK)
 K_ROUNDED_END = K_FSGNJ                  # scalar kinds below this one use the rounding mode
 (V_ADD, V_SUB, V_MUL, V_DIV, V_MAC, V_MRE, V_SQRT, V_ADD_R, V_SUB_R, V_MUL_R, V_DIV_R, V_MAC_R,
- V_MRE_R, V_CPKA, V_DOTPEX, V_DOTPEX_R, V_MIN, V_MAX, V_SGNJ, V_SGNJN, V_SGNJX, V_MIN_R, V_MAX_R,
- V_SGNJ_R, V_SGNJN_R, V_SGNJX_R, V_EQ, V_NE, V_LT, V_GE, V_LE, V_GT, V_EQ_R, V_NE_R, V_LT_R,
- V_GE_R, V_LE_R, V_GT_R, V_CLASS) = range(NV)
+ V_MRE_R, V_CPKA, V_DOTPEX, V_DOTPEX_R, V_CVT_X, V_CVT_XU, V_CVT_FROM_X, V_CVT_FROM_XU,
+ V_CVT_OTHER, V_MIN, V_MAX, V_SGNJ, V_SGNJN, V_SGNJX, V_MIN_R, V_MAX_R, V_SGNJ_R, V_SGNJN_R,
+ V_SGNJX_R, V_EQ, V_NE, V_LT, V_GE, V_LE, V_GT, V_EQ_R, V_NE_R, V_LT_R, V_GE_R, V_LE_R, V_GT_R,
+ V_CLASS, V_MV_X, V_MV_FROM_X) = range(NV)
 V_ROUNDED_END = V_MIN
 # each .r form is its plain form's kind plus this (the plain kinds of a group come first)
 assert V_ADD_R - V_ADD == V_MRE_R - V_MRE and V_MIN_R - V_MIN == V_SGNJX_R - V_SGNJX
@@ -214,7 +216,31 @@ def _dotpex(m: int, a: int, b: int, d: int, rm: int):
 
 
 @compiled
+def _convert_lane(kind: int, m: int, other: int, x: int, rm: int):
+    """(16-bit result, flags) of one lane of vfcvt: to and from 16-bit integers (saturating,
+    as fcvt.w does to 32 bits), or to the other 16-bit format."""
+    if kind == V_CVT_X:
+        r, fl = h16.to_int(x, rm, -(1 << 15), (1 << 15) - 1, m)
+        return r & 0xFFFF, fl
+    if kind == V_CVT_XU:
+        r, fl = h16.to_int(x, rm, 0, (1 << 16) - 1, m)
+        return r & 0xFFFF, fl
+    if kind == V_CVT_FROM_X:
+        return h16.from_int(((x ^ 0x8000) - 0x8000) & 0xFFFFFFFF, True, rm, m)
+    if kind == V_CVT_FROM_XU:
+        return h16.from_int(x, False, rm, m)
+    return h16.convert(x, rm, other, m)          # V_CVT_OTHER
+
+
+@compiled
 def _vector(kind: int, m: int, a: int, b: int, d: int, rm: int):
+    if kind >= V_MV_X:                           # V_MV_X, V_MV_FROM_X: bit copies
+        return a & 0xFFFFFFFF, 0
+    if V_CVT_X <= kind <= V_CVT_OTHER:
+        other = h16.FMT_AH if m == h16.FMT_H else h16.FMT_H
+        r0, fl0 = _convert_lane(kind, m, other, a & 0xFFFF, rm)
+        r1, fl1 = _convert_lane(kind, m, other, (a >> 16) & 0xFFFF, rm)
+        return (r0 & 0xFFFF) | ((r1 & 0xFFFF) << 16), fl0 | fl1
     if kind == V_CPKA:
         lo, fl0 = h16.from_f32(a & 0xFFFFFFFF, rm, m)
         hi, fl1 = h16.from_f32(b & 0xFFFFFFFF, rm, m)

@@ -309,3 +309,54 @@ def test_nan_boxing_of_scalar_operands_and_results():
     # bfloat16 canonical NaN for an unboxed .ah operand
     assert sfl.sf_exec(OP_SF_FIRST, op("fadd_ah"), 0x3F80, 0xFFFF3F80, 0, 0,
                        sfl.BOX_NAN) == (0xFFFF7FC0, 0)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_packed_conversions(fmt):
+    """vfcvt to / from 16-bit integers lane by lane against the exact reference (saturating
+    to the 16-bit range with NV, as fcvt.w does to 32 bits), and between the formats."""
+    m = FORMATS[fmt]
+    other = 7 if m == 10 else 10
+    rng = random.Random(77 + m)
+    for _ in range(500):
+        rm = rng.choice(RMS)
+        a = pack(finite(m, rng), finite(m, rng))
+        got, fl = sfl.sf_exec(OP_SF_FIRST, op(f"vfcvt_x_{fmt}"), a, 0, 0, rm, 0)
+        want_fl = 0
+        for i in (0, 1):
+            v = value(lanes(a)[i], m)
+            q = round_to_int(v, rm)
+            if -(1 << 15) <= q < (1 << 15):
+                assert lanes(got)[i] == q & 0xFFFF
+                want_fl |= NX if q != v else 0
+            else:
+                assert lanes(got)[i] == (0x8000 if v < 0 else 0x7FFF)
+                want_fl |= NV
+        assert fl == want_fl
+        n = rng.getrandbits(32)
+        got, fl = sfl.sf_exec(OP_SF_FIRST, op(f"vfcvt_{fmt}_x"), n, 0, 0, rm, 0)
+        want = [round_to(Fraction((x ^ 0x8000) - 0x8000), rm, m) for x in lanes(n)]
+        assert (got, fl) == (pack(want[0][0], want[1][0]), want[0][1] | want[1][1])
+        got, fl = sfl.sf_exec(OP_SF_FIRST, op(f"vfcvt_{fmt}_xu"), n, 0, 0, rm, 0)
+        want = [round_to(Fraction(x), rm, m) for x in lanes(n)]
+        assert (got, fl) == (pack(want[0][0], want[1][0]), want[0][1] | want[1][1])
+        b = pack(finite(other, rng), finite(other, rng))
+        name = "vfcvt_h_ah" if fmt == "h" else "vfcvt_ah_h"
+        got, fl = sfl.sf_exec(OP_SF_FIRST, op(name), b, 0, 0, rm, 0)
+        want = [round_to(value(x, other), rm, m, bool(x & 0x8000)) for x in lanes(b)]
+        assert (got, fl) == (pack(want[0][0], want[1][0]), want[0][1] | want[1][1])
+
+
+def round_to_int(v: Fraction, rm: int) -> int:
+    """v rounded to an integer under rm (the reference of the conversions)."""
+    low = math.floor(v)
+    rest = v - low
+    if rest == 0:
+        return low
+    half = Fraction(1, 2)
+    up = {0: rest > half or (rest == half and low % 2 == 1),    # RNE
+          1: v < 0,                                             # RTZ
+          2: False,                                             # RDN
+          3: True,                                              # RUP
+          4: rest > half or (rest == half and v > 0)}[rm]       # RMM
+    return low + int(up)

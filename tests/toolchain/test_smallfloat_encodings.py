@@ -161,6 +161,11 @@ WORKED = [
     ("vfeq.r.h a0, fa1, fa2", 0xA0C5E533), ("vfeq.ah a0, fa1, fa2", 0xA0C59533),
     ("vfcpka.h.s fa0, fa1, fa2", 0xB0C5A533), ("vfcpka.ah.s fa0, fa1, fa2", 0xB0C59533),
     ("vfdotpex.s.h fa0, fa1, fa2", 0x96C5A533), ("vfdotpex.s.ah fa0, fa1, fa2", 0x96C59533),
+    ("vfmv.x.h a0, fa1", 0x9805A533), ("vfmv.h.x fa0, a1", 0x9805E533),
+    ("vfmv.x.ah a0, fa1", 0x98059533), ("vfmv.ah.x fa0, a1", 0x9805D533),
+    ("vfcvt.x.h fa0, fa1", 0x9825A533), ("vfcvt.xu.h fa0, fa1", 0x9825E533),
+    ("vfcvt.h.x fa0, fa1", 0x9835A533), ("vfcvt.h.xu fa0, fa1", 0x9835E533),
+    ("vfcvt.h.ah fa0, fa1", 0x9855A533), ("vfcvt.ah.h fa0, fa1", 0x98659533),
 ]
 
 PULP = "rv32imfc_xpulpv2_xf16_xf16alt_xfvec"
@@ -224,7 +229,7 @@ def test_worked_encodings(line, word):
     assert _words(_ours([line], PULP)) == [word]
     # the single register file: the same word with x registers (fa0 = x10 -> a0, ...), but
     # for the moves between register files, which it does not have
-    if not line.startswith(("fmv.x.", "fmv.ah.x")):
+    if not line.startswith(("fmv.x.", "fmv.ah.x", "vfmv.")):
         xline = re.sub(r"\bfa(\d)", r"a\1", line)
         assert _words(_ours([xline], PULP_ZFINX)) == [word]
 

@@ -700,10 +700,45 @@ _start:
     fmv.w.x ft0, t0
     li t0, 0x3e004080
     fmv.w.x ft1, t0
+    li t0, 0x4080b800
+    fmv.w.x ft3, t0
+    vfcvt.x.h ft3, ft0
+    fsw ft3, 380(s0)
+    li t0, 0xb8003e00
+    fmv.w.x ft0, t0
+    li t0, 0x3e004080
+    fmv.w.x ft1, t0
+    li t0, 0x4080b800
+    fmv.w.x ft3, t0
+    vfcvt.xu.h ft3, ft1
+    fsw ft3, 384(s0)
+    li t0, 0x7fffd
+    fmv.w.x ft0, t0
+    vfcvt.h.x ft3, ft0
+    fsw ft3, 388(s0)
+    li t0, 0x80001001
+    fmv.w.x ft0, t0
+    vfcvt.h.xu ft3, ft0
+    fsw ft3, 392(s0)
+    li t0, 0xb8003e00
+    fmv.w.x ft0, t0
+    li t0, 0x3e004080
+    fmv.w.x ft1, t0
+    li t0, 0x4080b800
+    fmv.w.x ft3, t0
+    vfmv.x.h a0, ft0
+    sw a0, 396(s0)
+    li t1, 0x12345678
+    vfmv.h.x ft3, t1
+    fsw ft3, 400(s0)
+    li t0, 0xb8003e00
+    fmv.w.x ft0, t0
+    li t0, 0x3e004080
+    fmv.w.x ft1, t0
     li t0, 0x3f800000
     fmv.w.x ft3, t0
     vfdotpex.s.h ft3, ft0, ft1
-    fsw ft3, 380(s0)
+    fsw ft3, 404(s0)
     li t0, 0xb8003e00
     fmv.w.x ft0, t0
     li t0, 0x3e004080
@@ -711,7 +746,7 @@ _start:
     li t0, 0x3f800000
     fmv.w.x ft3, t0
     vfdotpex.s.r.h ft3, ft0, ft1
-    fsw ft3, 384(s0)
+    fsw ft3, 408(s0)
     # ---- packed .ah: rs1 = (1.5, -0.5), rs2 = (2.25, 1.5), rD = (-0.5, 2.25) (lane 0, lane 1)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -720,54 +755,6 @@ _start:
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
     vfadd.ah ft3, ft0, ft1
-    fsw ft3, 388(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfadd.r.ah ft3, ft0, ft1
-    fsw ft3, 392(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfsub.ah ft3, ft0, ft1
-    fsw ft3, 396(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfsub.r.ah ft3, ft0, ft1
-    fsw ft3, 400(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfmul.ah ft3, ft0, ft1
-    fsw ft3, 404(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfmul.r.ah ft3, ft0, ft1
-    fsw ft3, 408(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfdiv.ah ft3, ft0, ft1
     fsw ft3, 412(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -775,7 +762,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfdiv.r.ah ft3, ft0, ft1
+    vfadd.r.ah ft3, ft0, ft1
     fsw ft3, 416(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -783,7 +770,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmin.ah ft3, ft0, ft1
+    vfsub.ah ft3, ft0, ft1
     fsw ft3, 420(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -791,7 +778,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmin.r.ah ft3, ft0, ft1
+    vfsub.r.ah ft3, ft0, ft1
     fsw ft3, 424(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -799,7 +786,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmax.ah ft3, ft0, ft1
+    vfmul.ah ft3, ft0, ft1
     fsw ft3, 428(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -807,7 +794,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmax.r.ah ft3, ft0, ft1
+    vfmul.r.ah ft3, ft0, ft1
     fsw ft3, 432(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -815,7 +802,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmac.ah ft3, ft0, ft1
+    vfdiv.ah ft3, ft0, ft1
     fsw ft3, 436(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -823,7 +810,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmac.r.ah ft3, ft0, ft1
+    vfdiv.r.ah ft3, ft0, ft1
     fsw ft3, 440(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -831,7 +818,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmre.ah ft3, ft0, ft1
+    vfmin.ah ft3, ft0, ft1
     fsw ft3, 444(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -839,7 +826,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfmre.r.ah ft3, ft0, ft1
+    vfmin.r.ah ft3, ft0, ft1
     fsw ft3, 448(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -847,7 +834,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnj.ah ft3, ft0, ft1
+    vfmax.ah ft3, ft0, ft1
     fsw ft3, 452(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -855,7 +842,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnj.r.ah ft3, ft0, ft1
+    vfmax.r.ah ft3, ft0, ft1
     fsw ft3, 456(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -863,7 +850,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnjn.ah ft3, ft0, ft1
+    vfmac.ah ft3, ft0, ft1
     fsw ft3, 460(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -871,7 +858,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnjn.r.ah ft3, ft0, ft1
+    vfmac.r.ah ft3, ft0, ft1
     fsw ft3, 464(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -879,7 +866,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnjx.ah ft3, ft0, ft1
+    vfmre.ah ft3, ft0, ft1
     fsw ft3, 468(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -887,11 +874,15 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfsgnjx.r.ah ft3, ft0, ft1
+    vfmre.r.ah ft3, ft0, ft1
     fsw ft3, 472(s0)
-    li t0, 0x40804010
+    li t0, 0xbf003fc0
     fmv.w.x ft0, t0
-    vfsqrt.ah ft3, ft0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfsgnj.ah ft3, ft0, ft1
     fsw ft3, 476(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -899,55 +890,51 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
+    vfsgnj.r.ah ft3, ft0, ft1
+    fsw ft3, 480(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfsgnjn.ah ft3, ft0, ft1
+    fsw ft3, 484(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfsgnjn.r.ah ft3, ft0, ft1
+    fsw ft3, 488(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfsgnjx.ah ft3, ft0, ft1
+    fsw ft3, 492(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfsgnjx.r.ah ft3, ft0, ft1
+    fsw ft3, 496(s0)
+    li t0, 0x40804010
+    fmv.w.x ft0, t0
+    vfsqrt.ah ft3, ft0
+    fsw ft3, 500(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
     vfeq.ah a0, ft0, ft1
-    sw a0, 480(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfeq.r.ah a0, ft0, ft1
-    sw a0, 484(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfne.ah a0, ft0, ft1
-    sw a0, 488(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfne.r.ah a0, ft0, ft1
-    sw a0, 492(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vflt.ah a0, ft0, ft1
-    sw a0, 496(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vflt.r.ah a0, ft0, ft1
-    sw a0, 500(s0)
-    li t0, 0xbf003fc0
-    fmv.w.x ft0, t0
-    li t0, 0x3fc04010
-    fmv.w.x ft1, t0
-    li t0, 0x4010bf00
-    fmv.w.x ft3, t0
-    vfge.ah a0, ft0, ft1
     sw a0, 504(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -955,7 +942,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfge.r.ah a0, ft0, ft1
+    vfeq.r.ah a0, ft0, ft1
     sw a0, 508(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -963,7 +950,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfle.ah a0, ft0, ft1
+    vfne.ah a0, ft0, ft1
     sw a0, 512(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -971,7 +958,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfle.r.ah a0, ft0, ft1
+    vfne.r.ah a0, ft0, ft1
     sw a0, 516(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -979,7 +966,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfgt.ah a0, ft0, ft1
+    vflt.ah a0, ft0, ft1
     sw a0, 520(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -987,7 +974,7 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfgt.r.ah a0, ft0, ft1
+    vflt.r.ah a0, ft0, ft1
     sw a0, 524(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
@@ -995,14 +982,97 @@ _start:
     fmv.w.x ft1, t0
     li t0, 0x4010bf00
     fmv.w.x ft3, t0
-    vfclass.ah a0, ft0
+    vfge.ah a0, ft0, ft1
     sw a0, 528(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfge.r.ah a0, ft0, ft1
+    sw a0, 532(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfle.ah a0, ft0, ft1
+    sw a0, 536(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfle.r.ah a0, ft0, ft1
+    sw a0, 540(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfgt.ah a0, ft0, ft1
+    sw a0, 544(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfgt.r.ah a0, ft0, ft1
+    sw a0, 548(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfclass.ah a0, ft0
+    sw a0, 552(s0)
     li t0, 0x3fc00000
     fmv.w.x ft0, t0
     li t0, 0xbf000000
     fmv.w.x ft1, t0
     vfcpka.ah.s ft3, ft0, ft1
-    fsw ft3, 532(s0)
+    fsw ft3, 556(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfcvt.x.ah ft3, ft0
+    fsw ft3, 560(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfcvt.xu.ah ft3, ft1
+    fsw ft3, 564(s0)
+    li t0, 0x7fffd
+    fmv.w.x ft0, t0
+    vfcvt.ah.x ft3, ft0
+    fsw ft3, 568(s0)
+    li t0, 0x80001001
+    fmv.w.x ft0, t0
+    vfcvt.ah.xu ft3, ft0
+    fsw ft3, 572(s0)
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    li t0, 0x3fc04010
+    fmv.w.x ft1, t0
+    li t0, 0x4010bf00
+    fmv.w.x ft3, t0
+    vfmv.x.ah a0, ft0
+    sw a0, 576(s0)
+    li t1, 0x12345678
+    vfmv.ah.x ft3, t1
+    fsw ft3, 580(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
     li t0, 0x3fc04010
@@ -1010,7 +1080,7 @@ _start:
     li t0, 0x3f800000
     fmv.w.x ft3, t0
     vfdotpex.s.ah ft3, ft0, ft1
-    fsw ft3, 536(s0)
+    fsw ft3, 584(s0)
     li t0, 0xbf003fc0
     fmv.w.x ft0, t0
     li t0, 0x3fc04010
@@ -1018,7 +1088,16 @@ _start:
     li t0, 0x3f800000
     fmv.w.x ft3, t0
     vfdotpex.s.r.ah ft3, ft0, ft1
-    fsw ft3, 540(s0)
+    fsw ft3, 588(s0)
+    # ---- packed conversions between the two 16-bit formats
+    li t0, 0xbf003fc0
+    fmv.w.x ft0, t0
+    vfcvt.h.ah ft3, ft0
+    fsw ft3, 592(s0)
+    li t0, 0x40803e00
+    fmv.w.x ft0, t0
+    vfcvt.ah.h ft3, ft0
+    fsw ft3, 596(s0)
     li a0, 0
     li a7, 93
     ecall
@@ -1028,4 +1107,4 @@ _start:
 halves:
     .half 0x3c00, 0xbc00
 out:
-    .space 544
+    .space 600
