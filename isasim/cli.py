@@ -29,7 +29,29 @@ def _positive(text: str) -> int:
 
 
 def _xpulp_option(p: argparse.ArgumentParser, default: str | None, help_text: str) -> None:
-    p.add_argument("--xpulp", choices=sorted(XPULP), default=default, help=help_text)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--xpulp", choices=sorted(XPULP), default=default, help=help_text)
+    group.add_argument("--isa", type=_isa_string, metavar="ISA",
+                       help="the ISA the program may use, as GNU as's -march spells it (e.g. "
+                            "rv32imfc_xpulpv2_xf16_xf16alt_xfvec, the pulp-open default; "
+                            "rv32imc_zfinx_... puts FP values in the x registers)")
+
+
+def _isa_string(text: str) -> str:
+    from toolchain.table import SelectionError, parse_selection
+
+    try:
+        parse_selection(text)
+    except SelectionError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _selection(args: argparse.Namespace) -> str | None:
+    """The --isa string, else the --xpulp family, else None."""
+    if args.isa:
+        return args.isa
+    return XPULP[args.xpulp] if args.xpulp else None
 
 
 def _include_option(p: argparse.ArgumentParser) -> None:
@@ -53,7 +75,7 @@ def _setup_asm(sub: argparse._SubParsersAction) -> None:
 def _run_asm(args: argparse.Namespace) -> int:
     from toolchain.commands import assemble_file
 
-    _, warnings = assemble_file(args.source, args.output, XPULP[args.xpulp],
+    _, warnings = assemble_file(args.source, args.output, _selection(args) or "xpulpv2",
                                 rvc=not args.no_rvc, include_dirs=args.include_dirs)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -74,7 +96,7 @@ def _setup_disasm(sub: argparse._SubParsersAction) -> None:
 def _run_disasm(args: argparse.Namespace) -> int:
     from toolchain.commands import disassemble_file
 
-    family = XPULP[args.xpulp] if args.xpulp else None
+    family = _selection(args)
     sys.stdout.write(disassemble_file(args.elf, family, aliases=not args.no_aliases))
     return 0
 
@@ -124,13 +146,13 @@ def _run_run(args: argparse.Namespace) -> int:
     overrides = {}
     if args.cores is not None:
         overrides["cores"] = args.cores
-    if args.xpulp is not None:
-        overrides["xpulp"] = XPULP[args.xpulp]
+    if _selection(args) is not None:
+        overrides["xpulp"] = _selection(args)
     from isasim import debugopts
 
     try:
         machine = Machine(args.config, translate=debugopts.translate(args), **overrides)
-        family = XPULP[args.xpulp] if args.xpulp else None
+        family = _selection(args)
         machine.load(args.program, family=family, include_dirs=args.include_dirs)
         debugopts.prepare(machine, args)
     except (ConfigError, LoadError, ValueError) as e:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from isasim import layout as L
+from toolchain.table import SelectionError, parse_selection
 
 KiB = 1024
 
@@ -51,9 +52,11 @@ class ClusterConfig:
     fpu_latency: int = 0
     fpu_other_latency: int = 0
     fdiv_latency: int = 14
+    fdiv16_latency: int = 10
     misaligned_penalty: int = 1
     misaligned: str = "support"
     fs_reset: int = 3
+    half_in_x: str = "sign"
     # cluster (gvsoc-pulp pulp_open, pcer_v2.h)
     conflict_policy: str = "round_robin"
     l2_latency: int = 10
@@ -97,8 +100,10 @@ class ClusterConfig:
     def validate(self) -> None:
         if not 1 <= self.cores <= 8:
             raise ConfigError(f"cores must be 1..8, got {self.cores}")
-        if self.xpulp not in ("xpulpv2", "corev", "none"):
-            raise ConfigError(f"xpulp must be xpulpv2, corev or none, got {self.xpulp!r}")
+        try:
+            parse_selection(self.xpulp)
+        except SelectionError as e:
+            raise ConfigError(f"xpulp: {e}") from None
         if self.conflict_policy not in ("round_robin", "fifo", "none"):
             raise ConfigError(f"conflict_policy must be round_robin, fifo or none, "
                               f"got {self.conflict_policy!r}")
@@ -106,6 +111,8 @@ class ClusterConfig:
             raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
+        if self.half_in_x not in ("sign", "zero"):
+            raise ConfigError(f"half_in_x must be sign or zero, got {self.half_in_x!r}")
         if self.stack_in not in ("tcdm", "l2"):
             raise ConfigError(f"stack_in must be tcdm or l2, got {self.stack_in!r}")
         if self.tcdm_banks & (self.tcdm_banks - 1) or not 1 <= self.tcdm_banks <= 32:
@@ -122,7 +129,7 @@ class ClusterConfig:
                      "misaligned_penalty", "dma_setup_cycles"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
-        for name in ("mulh_cycles", "fdiv_latency"):
+        for name in ("mulh_cycles", "fdiv_latency", "fdiv16_latency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
         if self.barrier_req_latency + self.barrier_wakeup_latency < 1:
@@ -152,6 +159,7 @@ class ClusterConfig:
         k[L.K_FPU_LAT] = self.fpu_latency
         k[L.K_FPU_OTHER_LAT] = self.fpu_other_latency
         k[L.K_FDIV_LAT] = self.fdiv_latency
+        k[L.K_FDIV16_LAT] = self.fdiv16_latency
         k[L.K_MISALIGN_PEN] = self.misaligned_penalty
         k[L.K_MISALIGN_FAULT] = int(self.misaligned == "fault")
         k[L.K_EXT_LAT] = self.l2_latency
@@ -159,7 +167,7 @@ class ClusterConfig:
         k[L.K_NBANKS] = self.tcdm_banks
         k[L.K_POLICY] = ("round_robin", "fifo", "none").index(self.conflict_policy)
         k[L.K_TOHOST] = tohost
-        k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(self.xpulp)
+        k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(parse_selection(self.xpulp).family)
         k[L.K_SIMDEV] = self.simdev_base
         k[L.K_EU_BASE] = self.eu_base
         k[L.K_EU_DEMUX] = self.eu_demux
@@ -180,7 +188,9 @@ FIELD_DOCS: dict[str, str] = {
     "name": "preset name",
     "cores": "worker cores in the cluster (SPMD: all start at the entry)",
     "cluster_id": "cluster index in mhartid = cluster << 5 | core",
-    "xpulp": "Xpulp encoding family decoded: xpulpv2 (PULP/GVSoC) or corev (cv.*) or none",
+    "xpulp": "ISA decoded, as an ISA string (rv32imfc_xpulpv2_xf16_xf16alt_xfvec: the PULP "
+             "set; _zfinx: FP values in the x registers) or a family: xpulpv2 (that PULP set), "
+             "corev (cv.*) or none",
     "tcdm_base": "L1 / TCDM base address (PULP map)",
     "tcdm_size": "L1 / TCDM size in bytes",
     "tcdm_banks": "word-interleaved TCDM banks: bank = (addr >> 2) % banks",
@@ -199,9 +209,14 @@ FIELD_DOCS: dict[str, str] = {
     "mulh_cycles": "cycles of mulh/mulhsu/mulhu (structural, blocks issue)",
     "fpu_latency": "FPU_ADDMUL_LAT: extra result latency of fadd/fsub/fmul/fmadd family",
     "fpu_other_latency": "FPU_OTHERS_LAT: extra latency of FP compare/convert/classify/min/max",
-    "fdiv_latency": "cycles of fdiv.s / fsqrt.s (iterative unit; RTL up to 19, GVSoC 14)",
+    "fdiv_latency": "cycles of fdiv.s / fsqrt.s and the packed vfdiv / vfsqrt (iterative unit; "
+                    "RTL up to 19, GVSoC 14)",
+    "fdiv16_latency": "cycles of the scalar binary16 / bfloat16 fdiv / fsqrt (.h, .ah; GVSoC "
+                      "pulp-open: 10, its sfdiv resource)",
     "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
     "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
+    "half_in_x": "binary16 / bfloat16 scalar results in x registers (zfinx): sign-extended "
+                 "(Zhinx, as Spike) or zero-extended (GVSoC's single register file)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
     "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",

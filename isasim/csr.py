@@ -29,8 +29,7 @@ class CsrFile:
 
     def __init__(self, machine) -> None:
         self.m = machine
-        fam = machine.config.xpulp
-        self.family = fam
+        self.family = machine.isa.family
         names = machine.isa.csrs
         self.readers: dict[int, Callable[[int], int]] = {}
         self.writers: dict[int, Callable[[int, int], None]] = {}
@@ -77,7 +76,7 @@ class CsrFile:
             self._field(num, lambda c, n=num: self.plain.get((c, n), 0),
                         lambda c, v, n=num: self.plain.__setitem__((c, n), v))
         self._hwloop_csrs(names)
-        if fam == "xpulpv2":
+        if self.family == "xpulpv2":
             self._pulp_perf(names)
 
     # ---- plumbing ------------------------------------------------------------------------------

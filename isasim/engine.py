@@ -779,6 +779,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                          | L.C_FPU_DEP)
     CL[U(L.L_LATWHY + L.TC_FDIV)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
     CL[U(L.L_LATWHY + L.TC_FSQRT)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    CL[U(L.L_LATWHY + L.TC_FDIV16)] = (CFG[U(L.K_FDIV16_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
 
     # the core being run and its state, held in locals while it runs
     c = ncores - 1
@@ -947,7 +948,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if r >> L.RDY_SHIFT > t:
                 s = r >> L.RDY_SHIFT
                 reason = r & L.RDY_MASK
-            is_fp = cls >= L.TC_FPU and cls <= L.TC_FSQRT
+            is_fp = cls >= L.TC_FPU and cls <= L.TC_FDIV16
             if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
                 s = CS[U(cb + L.CS_FPUBUSY)]
                 reason = L.C_FPU_STRUCT
@@ -1073,7 +1074,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             if mis == 0 and lsz == 2:
                                 res = np.int64(mem32[U(off >> 2)])
                             else:
-                                res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_SIGNED)
+                                res = load(mem8, mem16, mem32, off, lsz, mem & L.MEM_EXTEND)
                         else:
                             if mis == 0 and lsz == 2:
                                 mem32[U(off >> 2)] = bv & M32
@@ -1086,7 +1087,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 tval = ea
                     else:
                         res, pen, pcat, ev, dst = exec_mem_slow(
-                            c, kind, lsz, mem & L.MEM_SIGNED, ea, off, rk, bv, s, CS, CFG, CL, OUT,
+                            c, kind, lsz, mem & L.MEM_EXTEND, ea, off, rk, bv, s, CS, CFG, CL, OUT,
                             regions, mem8, mem16, mem32, pcmap, tohost)
                         if ev == L.EV_TOHOST:
                             tval = ea
@@ -1321,13 +1322,15 @@ def dependencies() -> list:
         opcodes,
         semantics,
         simd,
+        smallfloat,
         softfloat,
+        softfloat16,
         translate,
         xpulp_alu,
     )
 
-    return [engine, devices, jitcache, layout, memory, opcodes, semantics, simd, softfloat,
-            translate, xpulp_alu]
+    return [engine, devices, jitcache, layout, memory, opcodes, semantics, simd, smallfloat,
+            softfloat, softfloat16, translate, xpulp_alu]
 
 
 jitcache.ensure_fresh(dependencies())

@@ -39,6 +39,7 @@ SHORT: dict[str, Callable[[ClusterConfig], str]] = {
     "fpu": lambda c: f"1, use after {1 + c.fpu_latency}",
     "fpu_other": lambda c: f"1, use after {1 + c.fpu_other_latency}",
     "fdiv": lambda c: f"1, use after {c.fdiv_latency}",
+    "fdiv16": lambda c: f"1, use after {c.fdiv16_latency}",
     "fsqrt": lambda c: f"1, use after {c.fdiv_latency}",
     "elw": lambda c: "1 + sleep",
 }
@@ -75,10 +76,12 @@ TIMING: dict[str, tuple[str, Callable[[ClusterConfig], str]]] = {
                       + ("; shared unit (core % 4)" if c.fpu_sharing == "gvsoc4" else "")),
     "fpu_other": ("FP compare / convert / classify / min / max / moves",
                   lambda c: f"1, result usable after {1 + c.fpu_other_latency}"),
-    "fdiv": ("fdiv.s", lambda c: f"1, result usable after {c.fdiv_latency}"
+    "fdiv": ("fdiv.s, vfdiv", lambda c: f"1, result usable after {c.fdiv_latency}"
              + ("; one divider per cluster" if c.fpu_sharing == "gvsoc4" else "")),
-    "fsqrt": ("fsqrt.s", lambda c: f"1, result usable after {c.fdiv_latency}"
+    "fsqrt": ("fsqrt.s, vfsqrt", lambda c: f"1, result usable after {c.fdiv_latency}"
               + ("; one divider per cluster" if c.fpu_sharing == "gvsoc4" else "")),
+    "fdiv16": ("binary16 / bfloat16 scalar division and square root",
+               lambda c: f"1, result usable after {c.fdiv16_latency}"),
     "hwloop": ("hardware-loop set-up; the loop's back edge costs 0", lambda c: "1"),
     "elw": ("event load (p.elw / cv.elw): sleeps until the event",
             lambda c: f"1 + sleep + {c.barrier_req_latency} + {c.barrier_wakeup_latency} "

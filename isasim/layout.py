@@ -43,6 +43,8 @@ MEM_SIZE_SHIFT = 2
 MEM_SIGNED = 1 << 4
 MEM_AMODE_SHIFT = 5      # 0: rs1 + imm, 1: rs1 (post-increment), 2: rs1 + register (S2 / S3)
 MEM_INC_SHIFT = 7        # 0: none, 1: + imm, 2: + register
+MEM_NANBOX = 1 << 9      # flh: the loaded halfword is NaN-boxed (bits 31..16 set)
+MEM_EXTEND = MEM_SIGNED | MEM_NANBOX     # what a load does above the loaded bytes
 AMODE_IMM, AMODE_BASE, AMODE_REG = 0, 1, 2
 # the two shapes of the engine's short path: a word at rs1 + imm, no increment (MEM_SIGNED aside)
 MEM_WORD_LOAD = MEM_LOAD | (2 << MEM_SIZE_SHIFT)
@@ -50,10 +52,13 @@ MEM_WORD_STORE = MEM_STORE | (2 << MEM_SIZE_SHIFT)
 INC_NONE, INC_IMM, INC_REG = 0, 1, 2
 
 # ---- timing classes (same names as the table's `timing`) -----------------------------------------
+# fdiv16: binary16 / bfloat16 scalar division and square root (their own latency in GVSoC)
 TIMING_CLASSES = ("alu", "mul", "mulh", "div", "load", "store", "branch", "jump", "jalr", "csr",
-                  "fence", "system", "fpu", "fpu_other", "fdiv", "fsqrt", "hwloop", "elw")
+                  "fence", "system", "fpu", "fpu_other", "fdiv", "fsqrt", "fdiv16", "hwloop",
+                  "elw")
 (TC_ALU, TC_MUL, TC_MULH, TC_DIV, TC_LOAD, TC_STORE, TC_BRANCH, TC_JUMP, TC_JALR, TC_CSR,
- TC_FENCE, TC_SYSTEM, TC_FPU, TC_FPU_OTHER, TC_FDIV, TC_FSQRT, TC_HWLOOP, TC_ELW) = range(18)
+ TC_FENCE, TC_SYSTEM, TC_FPU, TC_FPU_OTHER, TC_FDIV, TC_FSQRT, TC_FDIV16, TC_HWLOOP,
+ TC_ELW) = range(19)
 
 # ---- register file: int64[ncores * RS] -----------------------------------------------------------
 # x0..x31 at 0..31, f0..f31 (binary32 bit patterns) at 32..63, a write sink and a constant zero.
@@ -124,10 +129,10 @@ RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
  K_FPU_OTHER_LAT, K_FDIV_LAT, K_MISALIGN_PEN, K_MISALIGN_FAULT, K_EXT_LAT, K_EXT_ST_LAT,
  K_NBANKS, K_POLICY, K_TOHOST, K_FAMILY, K_SIMDEV, K_EU_BASE, K_EU_DEMUX, K_BAR_REQ_LAT,
  K_BAR_WAKE_LAT, K_DMA_BASE, K_DMA_DEMUX, K_DMA_BW, K_DMA_SETUP, K_FPU_SHARED, K_CLUSTER_ID,
- K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST) = range(33)
+ K_TRACE, K_TCDM_BASE, K_TCDM_SIZE, K_DMA_BURST, K_FDIV16_LAT) = range(34)
 # set by a debugger or an exact tohost exit (isasim.runcontrol): the cycle limit pauses the run
 # (every core held just past it, resumable) instead of ending it with a time-out
-K_PAUSE = 33
+K_PAUSE = 34
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2

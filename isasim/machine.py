@@ -22,6 +22,7 @@ import numpy as np
 from isasim import devices as D
 from isasim import engine
 from isasim import layout as L
+from isasim import opcodes as O
 from isasim import translate as TX
 from isasim.config import ClusterConfig, load_config
 from isasim.csr import CsrFile, IllegalCsr
@@ -32,9 +33,10 @@ from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import link, word_record
 from isasim.result import RunResult
+from isasim.smallfloat import BOX_SEXT, BOX_ZEXT
 from toolchain.disasm import disassemble
 from toolchain.program import Program
-from toolchain.table import load_isa
+from toolchain.table import FAMILY_ISA, load_isa
 
 PAGE = 4096
 EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
@@ -74,6 +76,21 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     return read_elf(p, family=family)
 
 
+def _outside_selection(isa, word: int) -> str:
+    """For an illegal word that another selection decodes: which instruction and extension it
+    is ("" otherwise), so that a program run on a core without that extension says why."""
+    if isa.decode(word) is not None:
+        return ""              # legal here: illegal for another reason (rounding mode, FS)
+    for other in (FAMILY_ISA["xpulpv2"], FAMILY_ISA["corev"]):
+        d = load_isa(other).decode(word)
+        if d is not None:
+            mnemonic, ops = disassemble(load_isa(other), d)
+            ext = d.entry.extension if d.entry.family is None else d.entry.family
+            return (f": {mnemonic} {ops} of extension {ext}, which this core's ISA "
+                    f"{isa.name} does not include")
+    return ""
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _text_of_word(family: str, word: int) -> str | None:
     """Disassembly of an instruction word that reads the same wherever it is: None for one
@@ -87,16 +104,6 @@ def _text_of_word(family: str, word: int) -> str | None:
         return None
     mnemonic, ops = disassemble(isa, d)
     return f"{mnemonic} {ops}".strip()
-
-
-def _other_family(family: str, word: int) -> str:
-    """For an illegal word the other Xpulp selection decodes (a pv.* word on a corev core, a
-    cv.* word on an xpulpv2 one): what it would have been."""
-    for other in ("xpulpv2", "corev"):
-        if other != family and load_isa(other).decode(word) is not None:
-            text = _text_of_word(other, word) or load_isa(other).decode(word).entry.name
-            return f" ({text} in the {other} selection; this core runs {family})"
-    return ""
 
 
 class Machine:
@@ -166,7 +173,8 @@ class Machine:
         self.code = np.zeros(0, dtype=np.int32)
         self.slot_pc: list[int] = []
         self._records: list[np.ndarray] = []
-        layout = (cfg.xpulp, tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
+        layout = (cfg.xpulp, cfg.half_in_x,
+                  tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
         cached = _PREDECODE.get(id(program), {}).get(layout)
         if cached is not None:
             code, slot_pc, halfwords = cached
@@ -308,7 +316,10 @@ class Machine:
                 word |= int(self.mmap.mem16[(off >> 1) + 1]) << 16
             else:
                 truncated = True
-        rec = word_record(self.isa.family, word, truncated, self.symbol_id(addr))
+        rec = word_record(self.isa.name, word, truncated, self.symbol_id(addr))
+        if (self.config.half_in_x == "zero" and rec[L.F_IMM2] == BOX_SEXT
+                and O.OP_SF_FIRST <= rec[L.F_OP] <= O.OP_SF_LAST):
+            rec[L.F_IMM2] = BOX_ZEXT       # GVSoC's zero-extended 16-bit results
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
         self._records.append(rec)
@@ -431,7 +442,7 @@ class Machine:
                 detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
-                detail = f"instruction word {tval:#010x}" + _other_family(self.isa.family, tval)
+                detail = f"instruction word {tval:#010x}" + _outside_selection(self.isa, tval)
             self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()
@@ -623,7 +634,7 @@ class Machine:
                 word = int.from_bytes(self.mmap.read(addr, 4), "little")
         except KeyError:
             return ""
-        text = _text_of_word(self.isa.family, word)
+        text = _text_of_word(self.isa.name, word)
         if text is not None:
             return text
         d = self.isa.decode(word)

@@ -113,7 +113,7 @@ def load(mem8, mem16, mem32, off, lsz, signed):
             v = np.int64(mem16[U(off >> 1)])
         else:
             v = np.int64(mem8[U(off)]) | np.int64(mem8[U(off + 1)]) << 8
-        if signed and v & 0x8000:
+        if (signed and v & 0x8000) or signed & L.MEM_NANBOX:
             v |= 0xFFFF0000
         return v
     v = np.int64(mem8[U(off)])

@@ -10,6 +10,7 @@ load/store op name.  A test checks that every op named in the table is one or th
 from __future__ import annotations
 
 from isasim import layout as L
+from isasim import smallfloat
 
 ENGINE_OPS: tuple[str, ...] = tuple("""
 illegal mem
@@ -30,7 +31,7 @@ addnr addunr addrnr addurnr subnr subunr subrnr suburnr
 mulsn mulhhsn mulun mulhhun mulsrn mulhhsrn mulurn mulhhurn
 macsn machhsn macun machhun macsrn machhsrn macurn machhurn
 beqimm bneimm
-""".split())
+""".split()) + smallfloat.ENGINE_OPS
 
 # Packed SIMD (pv.* / cv.*, isasim.simd).  The lane operations come in six variants each, in this
 # order, so that the op id itself says which operation, lane width and second operand it is.
@@ -53,6 +54,9 @@ OP_ID: dict[str, int] = {name: i for i, name in enumerate(ENGINE_OPS)}
 # Module attributes OP_<NAME> for the compiled loop (numba freezes them as constants).
 for _name, _i in OP_ID.items():
     globals()[f"OP_{_name.upper()}"] = _i
+# the smallFloat block (isasim.smallfloat derives operation and format from the offset)
+OP_SF_FIRST = OP_ID[smallfloat.ENGINE_OPS[0]]
+OP_SF_LAST = OP_ID[smallfloat.ENGINE_OPS[-1]]
 
 
 def _mem(kind: int, size: int, signed: bool, amode: int = L.AMODE_IMM,
@@ -79,6 +83,8 @@ for _n, _size in _STORES.items():
     MEMORY_OPS[f"{_n}_rr"] = _mem(L.MEM_STORE, _size, False, L.AMODE_REG)
 MEMORY_OPS["flw"] = _mem(L.MEM_LOAD, 4, False)
 MEMORY_OPS["fsw"] = _mem(L.MEM_STORE, 4, False)
+MEMORY_OPS["flh"] = _mem(L.MEM_LOAD, 2, False) | L.MEM_NANBOX
+MEMORY_OPS["fsh"] = _mem(L.MEM_STORE, 2, False)
 MEMORY_OPS["elw"] = _mem(L.MEM_LOAD, 4, True)
 
 

@@ -12,7 +12,9 @@ import functools
 import numpy as np
 
 from isasim import layout as L
+from isasim import opcodes as O
 from isasim.opcodes import OP_ID, engine_op
+from isasim.smallfloat import BOX_NAN, BOX_SEXT
 from toolchain.table import Decoded, Entry, load_isa
 
 _TIMING = {name: i for i, name in enumerate(L.TIMING_CLASSES)}
@@ -58,6 +60,10 @@ def record(d: Decoded, symbol_id: int = 0) -> np.ndarray:
             rec[pos] = sources[slot]
     if "rd" in sources:
         rec[L.F_S3] = sources["rd"]
+    if O.OP_SF_FIRST <= op <= O.OP_SF_LAST:
+        # where 16-bit FP values sit: NaN-boxed in f registers, sign-extended in x registers
+        fregs = any(f.kind == "freg" for f in e.fields.values())
+        rec[L.F_IMM2] = BOX_NAN if fregs else BOX_SEXT
     rec[L.F_SYM] = symbol_id
     return rec
 

@@ -14,6 +14,7 @@ from numba import njit
 
 from isasim import opcodes as O
 from isasim import simd
+from isasim import smallfloat as sfl
 from isasim import softfloat as sf
 from isasim import xpulp_alu as X
 from isasim.jitcache import compiled
@@ -111,6 +112,8 @@ def fma_family_fast(op, a, b, c):
 @njit(cache=True)
 def fp_needs_rm(op: int) -> bool:
     """Operations whose result depends on a rounding mode (a bad rm makes them illegal)."""
+    if op >= O.OP_SF_FIRST and op <= O.OP_SF_LAST:
+        return sfl.needs_rm(O.OP_SF_FIRST, op)
     return (op == O.OP_FMADD_S or op == O.OP_FMSUB_S or op == O.OP_FNMSUB_S
             or op == O.OP_FNMADD_S or op == O.OP_FADD_S or op == O.OP_FSUB_S
             or op == O.OP_FMUL_S or op == O.OP_FDIV_S or op == O.OP_FSQRT_S
@@ -284,10 +287,11 @@ def xpulp_exec(op: int, a: int, b: int, c: int, imm: int, imm2: int) -> int:
 
 @compiled
 def exec_scalar(op, a, b, c, imm, imm2, rm):
-    """RV32M (but mul), Xpulp ALU and packed SIMD, and the general RV32F path:
+    """RV32M (but mul), Xpulp ALU and packed SIMD, the general RV32F path and smallFloat:
     ``(result, fflags, extra)``.
 
     ``extra`` is the structural stall of mulh (-1: use the configured cycles) and div/rem.
+    For smallFloat ops ``imm2`` says where 16-bit values sit in registers (``smallfloat.BOX_*``).
     """
     if op >= O.OP_MUL and op <= O.OP_REMU:
         res, extra = muldiv_exec(op, a, b)
@@ -297,4 +301,7 @@ def exec_scalar(op, a, b, c, imm, imm2, rm):
         return res, fl, 0
     if op >= simd.FIRST and op <= simd.LAST:
         return simd.exec_simd(op, a, b, c, imm), 0, 0
+    if op >= O.OP_SF_FIRST and op <= O.OP_SF_LAST:
+        res, fl = sfl.sf_exec(O.OP_SF_FIRST, op, a, b, c, rm, imm2)
+        return res, fl, 0
     return xpulp_exec(op, a, b, c, imm, imm2), 0, 0

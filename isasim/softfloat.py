@@ -501,13 +501,19 @@ def _f32_to_int(a: int, rm: int, lo: int, hi: int) -> tuple[int, int]:
     if exp >= 159:
         return (lo if negative else hi) & 0xFFFFFFFF, NV
     sig = frac | (1 << 23) if exp else frac
-    shift = 150 - (exp if exp else 1)
+    return int_of(sig, 150 - (exp if exp else 1), negative, rm, lo, hi)
+
+
+@njit(cache=True)
+def int_of(sig: int, shift: int, negative: bool, rm: int, lo: int, hi: int) -> tuple[int, int]:
+    """The integer (-1)**negative * sig * 2**-shift rounded under rm and saturated to [lo, hi]
+    (NV when out of range, NX when inexact); sig * 2**-shift must stay below 2**40."""
     inexact = False
     if shift <= 0:
         mag = sig << -shift
     else:
-        if shift > 30:
-            shift = 30
+        if shift > 40:
+            shift = 40
         rem = sig & ((1 << shift) - 1)
         mag = sig >> shift
         mag += _round_up(mag, rem, 1 << (shift - 1), negative, rm)

@@ -14,7 +14,7 @@ import struct
 from pathlib import Path
 
 from toolchain.program import Program, Section, Segment, Symbol
-from toolchain.table import DEFAULT_FAMILY, FAMILIES
+from toolchain.table import DEFAULT_FAMILY, SelectionError, parse_selection
 
 EM_RISCV = 243
 ET_EXEC = 2
@@ -149,8 +149,8 @@ def read_elf(source: str | os.PathLike[str] | bytes, family: str | None = None) 
     xpulpv2).  OSError propagates when a path cannot be read.
     """
     data = bytes(source) if isinstance(source, bytes | bytearray) else Path(source).read_bytes()
-    if family is not None and family not in FAMILIES:
-        raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
+    if family is not None:
+        parse_selection(family)    # SelectionError (a ValueError) names what is wrong
     if len(data) < 4 or data[:4] != b"\x7fELF":
         raise ElfError("not an ELF file (no \\x7fELF magic)")
     if len(data) < _EHDR.size:
@@ -230,8 +230,15 @@ def _parse(data: bytes, family: str | None) -> Program:
         raise ElfError("ELF file has nothing to load (no PT_LOAD segment)")
 
     symbols = _symbols(elf, names_by_index)
-    chosen = family or (recorded if recorded in FAMILIES else DEFAULT_FAMILY)
+    chosen = family or (recorded if _valid_selection(recorded) else DEFAULT_FAMILY)
     return Program(sections, symbols, elf.header["e_entry"], chosen, load=load)
+
+
+def _valid_selection(text: str | None) -> bool:
+    try:
+        return text is not None and bool(parse_selection(text))
+    except SelectionError:
+        return False
 
 
 def _segment_sections(load: list[Segment]) -> list[Section]:

@@ -226,15 +226,20 @@ def unknown_mnemonic_message(isa: Isa, mnemonic: str) -> str:
     close = difflib.get_close_matches(mnemonic, known_mnemonics(isa), n=1, cutoff=0.6)
     if close:
         msg += f"; did you mean {close[0]!r}?"
-    for family in ("xpulpv2", "corev"):
-        if family == isa.family:
-            continue
-        from toolchain.table import load_isa
+    from toolchain.table import extension_of
 
-        other = load_isa(family)
-        if mnemonic in other.by_name or mnemonic in other.aliases_by_name:
-            msg = (f"{mnemonic!r} is a {family} instruction, but this program selects "
-                   f"{isa.family!r} (use --xpulp {'pulpv2' if family == 'xpulpv2' else 'corev'}"
-                   f" or '.option {family}')")
-            break
-    return msg
+    found = extension_of(mnemonic)
+    if found is None:
+        return msg
+    ext, fregs_only = found
+    if fregs_only and isa.selection is not None and isa.selection.zfinx:
+        return (f"{mnemonic!r} needs separate floating-point registers, but this program's ISA "
+                f"{isa.name} uses the single register file (zfinx): FP values are in x registers "
+                f"(select separate ones with --isa {isa.name.replace('imc_zfinx', 'imfc')})")
+    if ext in ("xpulpv2", "xcorev"):
+        family = "xpulpv2" if ext == "xpulpv2" else "corev"
+        return (f"{mnemonic!r} is a {family} instruction, but this program selects "
+                f"{isa.name!r} (use --xpulp {'pulpv2' if family == 'xpulpv2' else 'corev'}"
+                f" or '.option {family}')")
+    return (f"{mnemonic!r} belongs to extension {ext}, which this program's ISA {isa.name} does "
+            f"not include (add _{ext} to --isa)")

