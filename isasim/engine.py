@@ -454,6 +454,8 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             later = ti
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
+    if tmin > max_cycles and CL[U(L.L_SLICE)] != 0:
+        return L.EV_SLICE        # the end of a slice, not of the run: nothing is padded
     if tmin > max_cycles:
         # every core has reached the limit (or stopped): report the first one that is past it,
         # and end every core's time where the last one stopped

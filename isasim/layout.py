@@ -132,6 +132,9 @@ FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
 (L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
  L_FDIV_BUSY, L_DEVERR, L_RELEASED, L_TEXT_DIRTY, L_ROUND_HORIZON, L_ROUND_STAMP) = range(15)
+# non-zero: the cycle limit the loop is given ends a slice of the run (isasim.machine runs long
+# runs in slices), so reaching it returns EV_SLICE and leaves every core as it is, to resume
+L_SLICE = 15
 L_BANK_RR = 16          # 64 round-robin pointers, one per resource (banks 0..31, units 32..)
 L_BANK_WIN = 80         # 64 slots: the winner of each resource in a round (see L_ROUND_STAMP)
 L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
@@ -157,7 +160,7 @@ TR_RUN, TR_BAR_ARRIVE, TR_BAR_RELEASE, TR_DMA_START, TR_DMA_END, TR_CONFLICT = r
 
 # events that make the compiled loop return to Python
 (EV_NONE, EV_DONE, EV_MAX_CYCLES, EV_DECODE, EV_FAULT, EV_ECALL, EV_EBREAK, EV_TOHOST,
- EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR) = range(12)
+ EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR, EV_SLICE) = range(13)
 
 # trap causes (mcause) and the fault kinds reported when no handler is installed
 CAUSE_FETCH_MISALIGNED = 0

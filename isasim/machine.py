@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 import warnings as pywarnings
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
 from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
+from isasim.interrupt import RunInterrupted, deferred_sigint
 from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import link, word_record
@@ -39,6 +41,10 @@ from toolchain.table import load_isa
 PAGE = 4096
 EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
 OUT_BUFFER = 1 << 16
+# slices of a long run (see Machine.run): the first one's cycles, then about SLICE_SECONDS each
+FIRST_SLICE = 1 << 20
+MIN_SLICE, MAX_SLICE = 1 << 14, 1 << 34
+SLICE_SECONDS = 0.1
 
 
 # Predecoded text per program: re-running the same program (kernel tests, the autotuner) skips
@@ -107,6 +113,9 @@ class Machine:
         self.translate = translate
         self.program: Program | None = None
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
+        # fixed slice length in cycles (see run); None: timed slices.  $ISASIM_SLICE_CYCLES
+        # sets it for a whole test run, to check that slicing changes no figure
+        self.slice_cycles: int | None = int(os.environ.get("ISASIM_SLICE_CYCLES", 0)) or None
 
     # ------------------------------------------------------------------------------------------
     # loading
@@ -348,22 +357,88 @@ class Machine:
         self.TR = np.zeros(buffer_records * L.TRW, dtype=np.int64)
         self.CFG[L.K_TRACE] = 1
 
-    def run(self, max_cycles: int | None = None) -> RunResult:
-        """Run until every core stopped; never raises for guest faults (see RunResult.fault)."""
+    def run(self, max_cycles: int | None = None,
+            progress: Callable[[int, int], None] | None = None) -> RunResult:
+        """Run until every core stopped; never raises for guest faults (see RunResult.fault).
+
+        Long runs go in slices of about ``SLICE_SECONDS`` of wall-clock time (``slice_cycles``
+        fixes their length in cycles instead): between two slices ``progress(cycle,
+        instructions)`` is called, and a Ctrl-C stops the run, padded to a common end like a
+        time-out, with ``RunInterrupted`` (a ``KeyboardInterrupt``) carrying its result.
+        Slicing changes nothing the run reports: a core the slice's end stopped resumes at the
+        same instruction and cycle."""
         if self.program is None:
             raise RuntimeError("load a program first")
         limit = self.config.max_cycles if max_cycles is None else max_cycles
-        m = self.mmap
-        while self._status == "running":
-            ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
-                            self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
-                            self.TR, limit, self._translated, self._exits)
-            self._handle(int(ev), limit)
+        budget = self.slice_cycles or FIRST_SLICE
+        slice_end = -1
+        started = time.perf_counter()
+        with deferred_sigint() as sigint:
+            while self._status == "running":
+                if sigint.requested:
+                    self._stop_interrupted(limit)
+                    break
+                if slice_end < 0:
+                    slice_end = min(limit, self._now() + budget)
+                    started = time.perf_counter()
+                self.CL[L.L_SLICE] = slice_end < limit
+                ev = int(self._engine_run(slice_end))
+                if ev != L.EV_SLICE:
+                    self._handle(ev, limit)
+                    continue
+                self._resume_sliced()
+                slice_end = -1
+                if self.slice_cycles is None:
+                    took = max(time.perf_counter() - started, 1e-6)
+                    budget = int(budget * min(4.0, max(0.25, SLICE_SECONDS / took)))
+                    budget = min(max(budget, MIN_SLICE), MAX_SLICE)
+                if progress is not None:
+                    progress(self._now(), int(self.CS[L.CS_INSTRET::L.NCS].sum()))
         self._drain_output()
         if self.CFG[L.K_TRACE]:
             self._close_trace_runs()
             self._drain_trace()
-        return self._result()
+        result = self._result()
+        if self._status == "interrupted":
+            raise RunInterrupted(result)
+        return result
+
+    def _engine_run(self, max_cycles: int) -> int:
+        m = self.mmap
+        return engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
+                          self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
+                          self.TR, max_cycles, self._translated, self._exits)
+
+    def _now(self) -> int:
+        """The cycle the run has reached: the latest core's."""
+        return max(int(engine.core_time(self.CS, c * L.NCS)) for c in range(self.config.cores))
+
+    def _resume_sliced(self) -> None:
+        """The loop parks a core that passes a slice's end (without a resource or an
+        instruction to grant): make it run again from the same pc and cycle, so that its next
+        shared access is arbitrated as if the slice had not ended."""
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            if (self.CS[b + L.CS_STATUS] == L.ST_PARKED and self.CS[b + L.CS_PARK_RES] == -1
+                    and self.CS[b + L.CS_PARK_SLOT] == -1):
+                self.CS[b + L.CS_STATUS] = L.ST_RUNNING
+                self.CS[b + L.CS_NEXT_T] = engine.BIG
+                self.CS[b + L.CS_GRANTED] = 0
+
+    def _stop_interrupted(self, limit: int) -> None:
+        """End the run where it is (every core padded to a common end, as a time-out does) and
+        report where each core was."""
+        self.CL[L.L_SLICE] = 0
+        while self._status == "running":
+            ev = int(self._engine_run(-1))
+            if ev != L.EV_MAX_CYCLES:
+                self._handle(ev, limit)
+                continue
+            core = int(self.CL[L.L_EV_CORE])
+            self._status = "interrupted"
+            self._fault = self._report("interrupted", core, int(self.CL[L.L_EV_PC]),
+                                       "stopped by Ctrl-C (SIGINT); the figures are those "
+                                       "up to this cycle")
 
     def _close_trace_runs(self) -> None:
         """Emit every core's open run (the loop only writes runs out when they end)."""

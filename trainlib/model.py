@@ -224,7 +224,7 @@ class Model:
                              f"{', '.join(sorted(unknown))}")
         for table, values, kinds in (("model", m, MODEL_KEYS), ("optimizer", opt, OPT_KEYS)):
             for key, value in values.items():
-                checked(value, kinds[key], f"{where}: [{table}] {key}")
+                checked(value, kinds[key], f"{where}: [{table}] {key}", key)
         if opt.get("type", "sgd") != "sgd":
             raise ModelError(f"{where}: optimizer type {opt['type']!r}: only sgd is available")
         unknown = set(data) - {"model", "optimizer", "layer", "choice"}
@@ -232,18 +232,11 @@ class Model:
             raise ModelError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}")
         layers, update = [], m.get("update")
         flags: dict[str, bool] = {}
-        for i, spec in enumerate(data.get("layer", [])):
-            spec = dict(spec)
-            up = spec.pop("update", None)
-            layer = layer_from_dict(spec, i)
-            if up is not None:
-                if not isinstance(up, bool):
-                    raise ModelError(f"layer {layer.name}: update must be true or false")
-                if not layer.has_params:
-                    raise ModelError(f"layer {layer.name}: update given but it has no "
-                                     f"parameters")
-                flags[layer.name] = up
-            layers.append(layer)
+        try:
+            for i, spec in enumerate(data.get("layer", [])):
+                layers.append(_layer(spec, i, flags))
+        except ModelError as e:
+            raise ModelError(f"{where}: {e}") from None
         if update is not None and flags:
             raise ModelError(f"{where}: give update either in [model] or per layer, not both")
         if flags:                           # per-layer flags: parameter layers default to true
@@ -320,6 +313,20 @@ class Model:
                     p["weight"] = p["weight"].reshape(p["weight"].shape[:2])
                 params[name] = p
         return cls(input_shape=tuple(input_shape), layers=layers, params=params, **kw)
+
+
+def _layer(spec: dict, index: int, flags: dict[str, bool]) -> Layer:
+    """Layer ``index`` of a model file; its ``update`` flag, if given, goes to ``flags``."""
+    spec = dict(spec)
+    up = spec.pop("update", None)
+    layer = layer_from_dict(spec, index)
+    if up is not None:
+        if not isinstance(up, bool):
+            raise ModelError(f"layer {layer.name}: update must be true or false")
+        if not layer.has_params:
+            raise ModelError(f"layer {layer.name}: update given but it has no parameters")
+        flags[layer.name] = up
+    return layer
 
 
 def _torch_pair(v) -> tuple[int, int]:

@@ -81,7 +81,7 @@ def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("cores = 9\n", "cores must be 1..8"),
+    ("cores = 9\n", "cores = 9 is out of range: it must be 1..8"),
     ("conflict_policy = 'lottery'\n", "conflict_policy must be"),
     ("dma_bandwidth = 16\n", "dma_bandwidth must be 1, 2, 4 or 8"),
     ("dma_bandwidth = 6\n", "dma_bandwidth must be 1, 2, 4 or 8"),
