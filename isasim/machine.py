@@ -145,6 +145,11 @@ class Machine:
                 raise LoadError(f"segment at {seg.addr:#010x} (+{seg.size:#x}) does not fit "
                                 f"in the memory map")
             self.mmap.write(seg.addr, seg.data)
+        if not any(sec.size for sec in program.executable_sections()):
+            what = "is empty" if not any(s.size for s in program.sections) else \
+                "has data but no instructions"
+            raise LoadError(f"the program {what}: there is no code to run (put instructions "
+                            f"in .text, starting at the entry point _start)")
         for sec in program.executable_sections():
             where = f"code section {sec.name} at {sec.addr:#010x} (+{sec.size:#x})"
             if sec.addr & 1:
@@ -464,7 +469,9 @@ class Machine:
             try:
                 self._decode_at(pc)
             except KeyError:
-                self._set_fault("instruction fetch outside memory", core, pc)
+                kind, detail = self._outside_code(pc, False) or ("instruction fetch outside "
+                                                                 "memory", "")
+                self._set_fault(kind, core, pc, detail)
         elif ev == L.EV_CSR:
             self._csr(core, pc)
         elif ev in (L.EV_ECALL, L.EV_EBREAK, L.EV_TOHOST):
@@ -493,7 +500,10 @@ class Machine:
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
                 detail = f"instruction word {tval:#010x}"
-            self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+            kind = CAUSE_NAMES.get(cause, f"cause {cause}")
+            if cause == L.CAUSE_FETCH_ACCESS or (cause == L.CAUSE_ILLEGAL and tval == 0):
+                kind, detail = self._outside_code(pc, cause == L.CAUSE_ILLEGAL) or (kind, detail)
+            self._set_fault(kind, core, pc, detail)
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()
         elif ev == L.EV_DEADLOCK and self.CL[L.L_EV_CAUSE] == L.CAUSE_ALL_ASLEEP:
@@ -509,6 +519,24 @@ class Machine:
                                        "too", waiting=self._waiters() + self._open_barriers())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _outside_code(self, pc: int, zeros: bool) -> tuple[str, str] | None:
+        """(kind, detail) of a fault at ``pc`` outside the program's code: just past the end
+        of a code section (the program has no exit), or, when memory there holds only
+        ``zeros``, anywhere else (a wild jump); None otherwise."""
+        code = [s for s in self.program.executable_sections() if s.size]
+        if any(s.addr <= pc < s.end for s in code):
+            return None
+        last = next((s for s in code if s.end == pc), None)
+        if last is not None:
+            return ("execution ran off the end of the code",
+                    f"pc {pc:#010x} is just past the last instruction of {last.name}: the "
+                    f"program needs an exit there (li a7, 93; li a0, CODE; ecall) or a loop")
+        if not zeros:
+            return None
+        return ("jump to an address without code",
+                f"pc {pc:#010x} holds zeros and is in no code section (" + ", ".join(
+                    f"{s.name} {s.addr:#010x}..{s.end:#010x}" for s in code) + ")")
 
     def _host_call(self, ev: int, core: int, pc: int) -> None:
         """ecall, semihosting ebreak or a tohost write, served by the host."""
@@ -846,8 +874,6 @@ class Machine:
         if flags & L.WARN_HWLOOP_SHORT_BODY:
             warnings.append("a CORE-V hardware loop has fewer than 3 instructions in its body "
                             "(the CV32E40P manual requires at least 3)")
-        for w in warnings:
-            pywarnings.warn(w, RuntimeWarning, stacklevel=3)
         nb = cfg.tcdm_banks
         return RunResult(
             status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,

@@ -46,8 +46,8 @@ _KINDS = {
 FLOAT32_MAX = 3.4028234663852886e38
 
 # the allowed values of the numbers of a model file, (lowest, highest), by key: dimensions and
-# counts up to what no cluster memory holds (the planner then says by how much), floats must be finite float32
-# (the simulator computes in binary32)
+# counts up to sizes no cluster memory holds (the planner then says by how much); floats must
+# be finite float32 (the simulator computes in binary32)
 RANGES: dict[str, tuple[float, float]] = {
     "seed": (0, 2**32 - 1),                          # numpy's seeds are non-negative
     "input": (1, 1 << 24),
