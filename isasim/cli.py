@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from toolchain.asm import AsmError
 from toolchain.elf import ElfError
@@ -185,7 +184,7 @@ def _run_run(args: argparse.Namespace) -> int:
     for warning in machine.program.warnings:
         print(printable(warning), file=sys.stderr)
     written = None
-    status = StatusLine(f"isasim run {Path(args.program).name}")
+    status = StatusLine("isasim run")
     try:
         if outputs.wanted:
             result, written = run_with_outputs(machine, args.max_cycles, outputs, status)

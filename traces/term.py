@@ -226,9 +226,10 @@ class StatusLine:
         if self._live is None:
             self._live = Live(console=Console(stderr=True), transient=True, auto_refresh=False)
             self._live.start()
-        self._live.update(Text(f"{self.what}: cycle {cycle:,}, {instructions:,} instructions, "
-                               f"{instructions / elapsed / 1e6:.1f} MIPS, {elapsed:.0f} s "
-                               f"(Ctrl-C stops)", style="dim"), refresh=True)
+        self._live.update(Text(f"{self.what}: cycle {cycle:,}, {instructions / 1e6:,.1f} M "
+                               f"instructions, {instructions / elapsed / 1e6:.1f} MIPS, "
+                               f"{elapsed:.0f} s", style="dim", no_wrap=True, overflow="crop"),
+                          refresh=True)
 
     def close(self) -> None:
         if self._live is not None:
