@@ -69,7 +69,12 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     """Assemble a ``.s`` file (``.include`` also searching ``include_dirs``) or read an ELF;
     errors come as the toolchain's exceptions."""
     p = Path(path)
-    if p.suffix in (".s", ".S", ".asm"):
+    if p.suffix == ".S":
+        from toolchain.asm.preprocess import assemble_preprocessed
+
+        return assemble_preprocessed(p, [Path(d) for d in include_dirs],
+                                     family=family or "xpulpv2", rvc=rvc)
+    if p.suffix in (".s", ".asm"):
         from toolchain.asm import assemble
         from toolchain.asm.lexer import read_source
 
@@ -472,6 +477,7 @@ class Machine:
                 kind, detail = self._outside_code(pc, False) or ("instruction fetch outside "
                                                                  "memory", "")
                 self._set_fault(kind, core, pc, detail)
+                self._fault.instruction = ""
         elif ev == L.EV_CSR:
             self._csr(core, pc)
         elif ev in (L.EV_ECALL, L.EV_EBREAK, L.EV_TOHOST):
@@ -500,10 +506,14 @@ class Machine:
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
                 detail = f"instruction word {tval:#010x}"
-            kind = CAUSE_NAMES.get(cause, f"cause {cause}")
+            outside = None
             if cause == L.CAUSE_FETCH_ACCESS or (cause == L.CAUSE_ILLEGAL and tval == 0):
-                kind, detail = self._outside_code(pc, cause == L.CAUSE_ILLEGAL) or (kind, detail)
-            self._set_fault(kind, core, pc, detail)
+                outside = self._outside_code(pc, cause == L.CAUSE_ILLEGAL)
+            if outside is None:
+                self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+            else:
+                self._set_fault(outside[0], core, pc, outside[1])
+                self._fault.instruction = ""        # no instruction there, only zeros
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()
         elif ev == L.EV_DEADLOCK and self.CL[L.L_EV_CAUSE] == L.CAUSE_ALL_ASLEEP:
