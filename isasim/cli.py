@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from toolchain.asm import AsmError
 from toolchain.elf import ElfError
-from traces.term import FORMATS, printable
+from traces.term import add_table_options, printable
 
 # --xpulp takes the family names `isasim config show` prints; "pulpv2" is kept as an alias
 XPULP = {"xpulpv2": "xpulpv2", "pulpv2": "xpulpv2", "corev": "corev", "none": "none"}
@@ -39,15 +39,6 @@ def _cycles(text: str) -> int:
     if value > MAX_RUN_CYCLES:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_RUN_CYCLES:,}, got {value:,}")
     return value
-
-
-def _table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=FORMATS, default="table",
-                   help="how tables are printed: table (fits the terminal; plain rows when "
-                        "piped), json, csv or markdown (default: table)")
-    p.add_argument("--wide", action="store_true",
-                   help="one table with every column, however wide, instead of stacking the "
-                        "columns that do not fit the terminal")
 
 
 def _show(tables: list, args: argparse.Namespace) -> None:
@@ -145,7 +136,7 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
                         "results, faster on long runs; 10-90 s once per new program, then "
                         "cached; unused while tracing)")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
-    _table_options(p)
+    add_table_options(p)
     p.add_argument("--trace", metavar="OUT", help="write a Perfetto trace: OUT.json (Chrome "
                    "trace JSON) or OUT.pftrace (protobuf, for large runs); 1 cycle = 1 ns")
     p.add_argument("--vcd", metavar="OUT", help="write a VCD waveform (per core: state, pc, "

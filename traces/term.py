@@ -13,6 +13,7 @@ Numbers are never cut: a column is always as wide as its widest number.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
@@ -70,6 +71,16 @@ def _cell_text(value, col: Column) -> str:
     if isinstance(value, float):
         return f"{value:.{col.digits if col.digits is not None else 2}f}"
     return str(value)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--format`` and ``--wide``, for every command that prints tables."""
+    parser.add_argument("--format", choices=FORMATS, default="table",
+                        help="how tables are printed: table (fits the terminal; plain rows "
+                             "when piped), json, csv or markdown (default: table)")
+    parser.add_argument("--wide", action="store_true",
+                        help="one table with every column, however wide, instead of stacking "
+                             "the columns that do not fit the terminal")
 
 
 def terminal_width(stream: TextIO) -> int | None:

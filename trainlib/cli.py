@@ -25,7 +25,7 @@ import numpy as np
 from rich.console import Console
 
 from isasim.config import ClusterConfig, ConfigError, load_config
-from traces.term import FORMATS, printable, show
+from traces.term import add_table_options, printable, show
 from traces.term import console as term_console
 from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
@@ -80,19 +80,9 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--report-step", metavar="LAYER:STEP",
                            help="the layer step the report opens on (default: the one with "
                                 "the most cycles)")
-            term_options(p)
+            add_table_options(p)
     tune_cli.add_parser(sub)
     return ap
-
-
-def term_options(p: argparse.ArgumentParser) -> None:
-    """``--format`` and ``--wide`` of the commands that print tables."""
-    p.add_argument("--format", choices=FORMATS, default="table",
-                   help="how tables are printed: table (fits the terminal; plain rows when "
-                        "piped), json, csv or markdown (default: table)")
-    p.add_argument("--wide", action="store_true",
-                   help="one table with every column, however wide, instead of stacking the "
-                        "columns that do not fit the terminal")
 
 
 def _config(args) -> ClusterConfig | str:
@@ -198,6 +188,8 @@ def cmd_train(args, console: Console) -> int:
 
 
 def _report(args, model: Model, res: TrainResult) -> str:
+    """The HTML report of the last training step: every layer step run again with its event
+    log, on one page with a selector (opening on --report-step, else the costliest step)."""
     from traces.eventlog import record_run
 
     assert res.plan is not None
@@ -207,20 +199,23 @@ def _report(args, model: Model, res: TrainResult) -> str:
         if (layer, step) not in keys:
             raise TrainlibError(f"--report-step {args.report_step}: no such step; steps: "
                                 + ", ".join(f"{a}:{b}" for a, b in keys))
-        i = keys.index((layer, step))
+        initial = keys.index((layer, step))
     else:
-        i = int(np.argmax([s.cycles for s in res.stats[-1]]))
-    _, spec, sp = res.plan.steps[i]
-    logs = []
+        initial = int(np.argmax([s.cycles for s in res.stats[-1]]))
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        def hook(machine):
-            result, log = record_run(machine, Path(tmp) / "events.bin")
-            logs.append(log)
-            return result
-        run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=_config(args),
-                       plan=sp, machine_hook=hook)
-        return write_report(run.result, logs[0], args.report,
-                            f"{model.name}: {keys[i][0]} {keys[i][1]}")
+        for i, (_, spec, sp) in enumerate(res.plan.steps):
+            logs = []
+
+            def hook(machine, path=Path(tmp) / f"events{i}.bin", logs=logs):
+                result, log = record_run(machine, path)
+                logs.append(log)
+                return result
+            run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=_config(args),
+                           plan=sp, machine_hook=hook)
+            runs.append((f"{keys[i][0]} {keys[i][1]}", run.result, logs[0]))
+        return write_report(runs, args.report, f"{model.name}: one training step",
+                            initial)
 
 
 def main(argv: list[str] | None = None) -> int:

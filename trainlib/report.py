@@ -51,11 +51,14 @@ def _short_plan(plan: str) -> str:
     return head.replace("resident in TCDM", "TCDM").replace("from L2, ", "L2 ")
 
 
-def write_report(result: RunResult, log, path: str | Path, title: str) -> str:
-    """The traces package's HTML report of one run, or a message saying why there is none."""
+def write_report(runs: list[tuple[str, RunResult, object]], path: str | Path, title: str,
+                 initial: int = 0) -> str:
+    """The traces package's HTML report of the runs ``(label, result, event log)`` of a
+    training step, one page with a selector, or a message saying why there is none."""
     try:
-        from traces.html import write_html
+        from traces.html import write_html_runs
     except ImportError as e:
         return f"no HTML report: traces.html is not available ({e})"
-    write_html(result, log, path, title)
-    return f"HTML report of {title}: {path}"
+    write_html_runs(runs, path, title, initial)
+    return (f"HTML report of {title} ({len(runs)} layer steps, opening on "
+            f"{runs[initial][0]}): {path}")

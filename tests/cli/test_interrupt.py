@@ -42,9 +42,8 @@ def test_sigint_stops_a_runaway_isasim_run(tmp_path):
 
 def test_sigint_stops_trainlib_tune(tmp_path):
     code, took, out, err = _interrupt(
-        ["trainlib.cli", "tune", "--layer", "conv2d:ci=8,co=16,h=16,w=16,k=3,p=1",
-         "--no-cache", "--workers", "2", "--l1", "128KiB", "-o", str(tmp_path / "c.toml")],
-        after=8.0)
+        ["trainlib.cli", "tune", "examples/pulp_trainlib_net0.toml", "--exhaustive",
+         "--no-cache", "--workers", "2", "-o", str(tmp_path / "c.toml")], after=6.0)
     assert code == 130, err
     assert took < 2.0, f"exit {took:.2f} s after SIGINT"
     assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from isasim.config import ConfigError
+from traces.term import add_table_options, show
 from traces.term import console as term_console
 from trainlib.errors import TrainlibError
 from trainlib.layers import STEPS
@@ -79,6 +80,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="measure every candidate again (neither read nor write the cache)")
     p.add_argument("-o", "--output", help="choice table to write (default for a model: "
                                           "MODEL.choices.toml in the current directory)")
+    add_table_options(p)
     return p
 
 
@@ -137,12 +139,13 @@ def run(args, console: Console | None = None) -> int:
         print(f"trainlib tune: error: {e}", file=sys.stderr)
         return 2
     cfg = tuning.cfg
-    console.print(steps_table(tuning, f"{name}: tuned on {cfg.cores} cores ({cfg.name}, "
-                                      f"{cfg.tcdm_size // 1024} KiB TCDM, memory "
-                                      f"{tuning.meta['memory']})"))
+    tables = [steps_table(tuning, f"{name}: tuned on {cfg.cores} cores ({cfg.name}, "
+                                  f"{cfg.tcdm_size // 1024} KiB TCDM, memory "
+                                  f"{tuning.meta['memory']})")]
     fails = failures_table(tuning)
     if fails is not None:
-        console.print(fails)
+        tables.append(fails)
+    show(tables, args.format, args.wide)
     console.print(summary(tuning), highlight=False, soft_wrap=True)
     out = args.output or (None if args.layer else f"{Path(args.model).stem}.choices.toml")
     if out:

@@ -39,7 +39,10 @@ def _worker_main(conn: Connection, initializer: Callable[[], None] | None) -> No
         initializer()
     conn.send(READY)
     while True:
-        msg = conn.recv()
+        try:
+            msg = conn.recv()
+        except EOFError:                 # the parent is gone (it was stopped): so are we
+            return
         if msg is None:
             return
         fn, arg = msg
