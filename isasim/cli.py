@@ -225,14 +225,14 @@ def _setup_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("result", help="run result written by 'isasim run --json'")
     p.add_argument("--top", type=_positive, default=10, help="rows per table (default: 10)")
     p.add_argument("--html", metavar="OUT", help="also write the HTML report to OUT")
+    add_table_options(p)
     p.set_defaults(run=_run_report)
 
 
 def _run_report(args: argparse.Namespace) -> int:
     from traces.eventlog import EventLog, TraceFileError, resolve_trace
     from traces.outputs import load_result
-    from traces.report import print_report
-    from traces.term import console
+    from traces.report import report_tables
 
     try:
         result = load_result(args.result)
@@ -249,7 +249,10 @@ def _run_report(args: argparse.Namespace) -> int:
             log = EventLog(path)
         except TraceFileError as e:
             note = f"event log unusable: {e}"
-    print_report(result, log, console(), args.top, note)
+    _show(report_tables(result, log, args.top), args)
+    if log is None:
+        print(note or "no event log for this run",
+              file=sys.stdout if args.format in ("table", "markdown") else sys.stderr)
     if args.html:
         from traces.html import write_html
 
@@ -290,6 +293,7 @@ def _setup_config(sub: argparse._SubParsersAction) -> None:
     show = csub.add_parser("show", help="print every number of a preset or config file")
     show.add_argument("config", nargs="?", default="pulp-open",
                       help="preset name or TOML file (default: pulp-open)")
+    add_table_options(show)
     show.set_defaults(run=_run_config_show)
     lst = csub.add_parser("list", help="list the presets")
     lst.set_defaults(run=_run_config_list)
@@ -298,27 +302,24 @@ def _setup_config(sub: argparse._SubParsersAction) -> None:
 def _run_config_show(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from rich.table import Table
-
     from isasim.config import FIELD_DOCS, ConfigError, load_config
-    from traces.term import console
+    from traces.term import Column, Tabular
 
     try:
         cfg = load_config(args.config)
     except ConfigError as e:
-        print(f"isasim config: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
-    table = Table(title=f"cluster configuration {cfg.name!r}")
-    table.add_column("setting")
-    table.add_column("value", justify="right")
-    table.add_column("meaning")
+    table = Tabular(f"cluster configuration {cfg.name!r}",
+                    [Column("setting", key=True), Column("value", number=True),
+                     Column("meaning")])
     for f in dataclasses.fields(cfg):
         if f.name == "extra":
             continue
         v = getattr(cfg, f.name)
         shown = f"{v:#x}" if isinstance(v, int) and f.name.endswith("_base") else str(v)
-        table.add_row(f.name, shown, FIELD_DOCS.get(f.name, ""))
-    console().print(table)
+        table.add(f.name, shown, FIELD_DOCS.get(f.name, ""))
+    _show([table], args)
     return 0
 
 

@@ -382,6 +382,7 @@ class Machine:
         limit = self.config.max_cycles if max_cycles is None else max_cycles
         budget = self.slice_cycles or FIRST_SLICE
         slice_end = -1
+        reached = 0          # the end of the last slice: every core's next event is past it
         started = time.perf_counter()
         with deferred_sigint() as sigint:
             while self._status == "running":
@@ -389,7 +390,7 @@ class Machine:
                     self._stop_interrupted(limit)
                     break
                 if slice_end < 0:
-                    slice_end = min(limit, self._now() + budget)
+                    slice_end = min(limit, max(reached, self._now()) + budget)
                     started = time.perf_counter()
                 self.CL[L.L_SLICE] = slice_end < limit
                 ev = int(self._engine_run(slice_end))
@@ -397,7 +398,7 @@ class Machine:
                     self._handle(ev, limit)
                     continue
                 self._resume_sliced()
-                slice_end = -1
+                reached, slice_end = slice_end, -1
                 if self.slice_cycles is None:
                     took = max(time.perf_counter() - started, 1e-6)
                     budget = int(budget * min(4.0, max(0.25, SLICE_SECONDS / took)))
