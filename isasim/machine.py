@@ -120,7 +120,7 @@ class Machine:
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
         # fixed slice length in cycles (see run); None: timed slices.  $ISASIM_SLICE_CYCLES
         # sets it for a whole test run, to check that slicing changes no figure
-        self.slice_cycles: int | None = int(os.environ.get("ISASIM_SLICE_CYCLES", 0)) or None
+        self.slice_cycles: int | None = int(os.environ.get("ISASIM_SLICE_CYCLES") or 0) or None
 
     # ------------------------------------------------------------------------------------------
     # loading
