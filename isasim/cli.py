@@ -86,7 +86,7 @@ def _run_asm(args: argparse.Namespace) -> int:
     _, warnings = assemble_file(args.source, args.output, XPULP[args.xpulp],
                                 rvc=not args.no_rvc, include_dirs=args.include_dirs)
     for warning in warnings:
-        print(warning, file=sys.stderr)
+        print(printable(warning), file=sys.stderr)
     return 0
 
 
@@ -198,7 +198,7 @@ def _run_run(args: argparse.Namespace) -> int:
         print(f"guest event: {printable(event)}", file=sys.stderr)
     if written is not None:
         for line in written.messages:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         for line in written.errors:
             _error(args, line)
     if result.fault is not None:
@@ -237,7 +237,7 @@ def _run_report(args: argparse.Namespace) -> int:
     try:
         result = load_result(args.result)
     except ValueError as e:
-        print(f"isasim report: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
     log, note = None, None
     path = resolve_trace(result, args.result)
@@ -280,7 +280,7 @@ def _run_diff(args: argparse.Namespace) -> int:
     try:
         a, b = load_result(args.a), load_result(args.b)
     except ValueError as e:
-        print(f"isasim diff: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
     console().print(diff_view(a, b, (args.a, args.b), args.top))
     return 0

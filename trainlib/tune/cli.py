@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from isasim.config import ConfigError
-from traces.term import add_table_options, show
+from traces.term import add_table_options, printable, show
 from traces.term import console as term_console
 from trainlib.errors import TrainlibError
 from trainlib.layers import STEPS
@@ -136,7 +136,7 @@ def run(args, console: Console | None = None) -> int:
         opts.cluster()
         tuning, name = _tune(args, opts, console)
     except (TrainlibError, ConfigError, ValueError) as e:
-        print(f"trainlib tune: error: {e}", file=sys.stderr)
+        print(printable(f"trainlib tune: error: {e}"), file=sys.stderr)
         return 2
     cfg = tuning.cfg
     tables = [steps_table(tuning, f"{name}: tuned on {cfg.cores} cores ({cfg.name}, "
