@@ -12,9 +12,12 @@ from collections.abc import Callable, Sequence
 
 from toolchain.asm import AsmError
 from toolchain.elf import ElfError
+from traces.term import add_table_options, printable
 
-XPULP = {"pulpv2": "xpulpv2", "corev": "corev", "none": "none"}
+# --xpulp takes the family names `isasim config show` prints; "pulpv2" is kept as an alias
+XPULP = {"xpulpv2": "xpulpv2", "pulpv2": "xpulpv2", "corev": "corev", "none": "none"}
 USAGE_ERROR = 2
+EXIT_INTERRUPTED = 130        # 128 + SIGINT, as a shell reports a process Ctrl-C stopped
 
 
 def _positive(text: str) -> int:
@@ -28,9 +31,31 @@ def _positive(text: str) -> int:
     return value
 
 
+def _cycles(text: str) -> int:
+    """argparse type of a cycle limit: 1 up to the simulator's own ceiling."""
+    from isasim.config import MAX_RUN_CYCLES
+
+    value = _positive(text)
+    if value > MAX_RUN_CYCLES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_RUN_CYCLES:,}, got {value:,}")
+    return value
+
+
+def _show(tables: list, args: argparse.Namespace) -> None:
+    from traces.term import show
+
+    show(tables, args.format, args.wide)
+
+
+def _error(args: argparse.Namespace, message: str) -> None:
+    """One line on stderr naming the subcommand, control characters escaped."""
+    print(printable(f"isasim {args.command}: {message}"), file=sys.stderr)
+
+
 def _xpulp_option(p: argparse.ArgumentParser, default: str | None, help_text: str) -> None:
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--xpulp", choices=sorted(XPULP), default=default, help=help_text)
+    group.add_argument("--xpulp", choices=["xpulpv2", "corev", "none"], type=_family,
+                       default=default, help=help_text)
     group.add_argument("--isa", type=_isa_string, metavar="ISA",
                        help="the ISA the program may use, as GNU as's -march spells it (e.g. "
                             "rv32imfc_xpulpv2_xf16_xf16alt_xfvec, the pulp-open default; "
@@ -51,7 +76,12 @@ def _selection(args: argparse.Namespace) -> str | None:
     """The --isa string, else the --xpulp family, else None."""
     if args.isa:
         return args.isa
-    return XPULP[args.xpulp] if args.xpulp else None
+    return args.xpulp or None
+
+
+def _family(text: str) -> str:
+    """--xpulp's value, the alias ``pulpv2`` read as ``xpulpv2``."""
+    return XPULP.get(text, text)
 
 
 def _include_option(p: argparse.ArgumentParser) -> None:
@@ -65,7 +95,7 @@ def _setup_asm(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("asm", help="assemble a GNU-as source file into an ELF executable")
     p.add_argument("source", help="assembly source (.s)")
     p.add_argument("-o", "--output", help="output ELF (default: SOURCE with .elf)")
-    _xpulp_option(p, "pulpv2", "Xpulp instruction family (default: pulpv2)")
+    _xpulp_option(p, "xpulpv2", "Xpulp instruction family (default: xpulpv2)")
     p.add_argument("--no-rvc", action="store_true",
                    help="start with .option norvc (no compressed instructions)")
     _include_option(p)
@@ -78,7 +108,7 @@ def _run_asm(args: argparse.Namespace) -> int:
     _, warnings = assemble_file(args.source, args.output, _selection(args) or "xpulpv2",
                                 rvc=not args.no_rvc, include_dirs=args.include_dirs)
     for warning in warnings:
-        print(warning, file=sys.stderr)
+        print(printable(warning), file=sys.stderr)
     return 0
 
 
@@ -89,7 +119,7 @@ def _setup_disasm(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-aliases", action="store_true",
                    help="print base instructions, not pseudo-instructions")
     _xpulp_option(p, None, "Xpulp family to decode with (default: the one the file records, "
-                           "else pulpv2)")
+                           "else xpulpv2)")
     p.set_defaults(run=_run_disasm)
 
 
@@ -106,20 +136,29 @@ GUEST_FAULT = 3
 
 
 def _setup_run(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run a program (.s or ELF) on the simulated cluster")
-    p.add_argument("program", help="assembly source (.s) or RV32 ELF")
+    p = sub.add_parser("run", help="run a program (.s, .S or ELF) on the simulated cluster",
+                       description="Run a program on the simulated cluster and print each "
+                                   "core's cycles, instructions and stall cycles (stdout). The "
+                                   "program's own output goes to stdout first; guest faults, "
+                                   "warnings and events go to stderr. Exit status: the "
+                                   "program's exit code, 3 for a guest fault, 2 for a usage "
+                                   "error, 130 when Ctrl-C stopped the run.")
+    p.add_argument("program", help="assembly source (.s; .S goes through the C preprocessor "
+                                   "first) or RV32 ELF")
     p.add_argument("--cores", type=int, help="number of cores (default: from the config)")
     p.add_argument("--config", default="pulp-open",
                    help="preset name (pulp-open, gvsoc-2022, single-core) or a TOML file")
     _xpulp_option(p, None, "Xpulp family (default: the config's, or what the ELF records)")
     _include_option(p)
-    p.add_argument("--max-cycles", type=_positive, help="stop with a time-out fault after N cycles")
+    p.add_argument("--max-cycles", type=_cycles, help="stop with a time-out fault after N "
+                                                      "cycles (default: the config's)")
     p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
     p.add_argument("--translate", action="store_true",
                    help="compile the program's straight-line code to machine code first (same "
-                        "results, faster on long runs; seconds once per new program, then "
+                        "results, faster on long runs; 10-90 s once per new program, then "
                         "cached; unused while tracing)")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
+    add_table_options(p)
     p.add_argument("--trace", metavar="OUT", help="write a Perfetto trace: OUT.json (Chrome "
                    "trace JSON) or OUT.pftrace (protobuf, for large runs); 1 cycle = 1 ns")
     p.add_argument("--vcd", metavar="OUT", help="write a VCD waveform (per core: state, pc, "
@@ -133,15 +172,16 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
 
 def _run_run(args: argparse.Namespace) -> int:
     from isasim.config import ConfigError
+    from isasim.interrupt import EXIT_INTERRUPTED, RunInterrupted
     from isasim.machine import LoadError, Machine
     from traces.outputs import Outputs, run_with_outputs
-    from traces.term import console, per_core_table
+    from traces.term import StatusLine, notice_if_slow
 
     outputs = Outputs(trace=args.trace, vcd=args.vcd, report=args.report, keep_events=args.json,
                       title=f"isasim run {args.program}")
     problem = outputs.check()
     if problem:
-        print(f"isasim run: {problem}", file=sys.stderr)
+        _error(args, problem)
         return USAGE_ERROR
     overrides = {}
     if args.cores is not None:
@@ -153,46 +193,66 @@ def _run_run(args: argparse.Namespace) -> int:
     try:
         machine = Machine(args.config, translate=debugopts.translate(args), **overrides)
         family = _selection(args)
-        machine.load(args.program, family=family, include_dirs=args.include_dirs)
+        with notice_if_slow("isasim run: compiling the program's straight-line code to machine "
+                            "code (--translate: 10-90 s for a new program, then cached)"):
+            machine.load(args.program, family=family, include_dirs=args.include_dirs)
         debugopts.prepare(machine, args)
     except (ConfigError, LoadError, ValueError) as e:
-        print(f"isasim run: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
     for warning in machine.program.warnings:
-        print(warning, file=sys.stderr)
+        print(printable(warning), file=sys.stderr)
     written = None
+    status = StatusLine("isasim run")
     try:
         if debugopts.wanted(args):
             result = debugopts.run(machine, args)
         elif outputs.wanted:
-            result, written = run_with_outputs(machine, args.max_cycles, outputs)
+            result, written = run_with_outputs(machine, args.max_cycles, outputs, status)
         else:
-            result = machine.run(args.max_cycles)
+            result = machine.run(args.max_cycles, progress=status)
+    except RunInterrupted as stop:
+        result = stop.result
     except debugopts.DebugError as e:
-        print(f"isasim run: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
+    finally:
+        status.close()
     if result is None:
-        print("isasim run: killed by the debugger", file=sys.stderr)
+        _error(args, "killed by the debugger")
         return debugopts.KILLED
-    sys.stdout.write(result.stdout)
+    guest_out = sys.stdout if args.format in ("table", "markdown") else sys.stderr
+    guest_out.write(result.stdout)
     if result.stdout and not result.stdout.endswith("\n"):
-        sys.stdout.write("\n")
+        guest_out.write("\n")
+    guest_out.flush()
     if not args.quiet:
-        console(stderr=True).print(per_core_table(result))
+        _show([run_table(result)], args)
     if args.json:
         result.save(args.json)
+    for event in result.warnings:
+        print(f"guest event: {printable(event)}", file=sys.stderr)
     if written is not None:
         for line in written.messages:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         for line in written.errors:
-            print(f"isasim run: {line}", file=sys.stderr)
+            _error(args, line)
     debugopts.finish(machine, args, result)
     if result.fault is not None:
-        print(result.fault.format(), file=sys.stderr)
+        print(printable(result.fault.format()), file=sys.stderr)
+    if result.status == "interrupted":
+        return EXIT_INTERRUPTED
+    if result.fault is not None:
         return GUEST_FAULT
     if written is not None and written.errors:
         return USAGE_ERROR
     return result.exit_code & 0xFF
+
+
+def run_table(result):
+    from traces.term import per_core_table
+
+    return per_core_table(result)
 
 
 # ---- isasim report -----------------------------------------------------------------------------
@@ -202,19 +262,19 @@ def _setup_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("result", help="run result written by 'isasim run --json'")
     p.add_argument("--top", type=_positive, default=10, help="rows per table (default: 10)")
     p.add_argument("--html", metavar="OUT", help="also write the HTML report to OUT")
+    add_table_options(p)
     p.set_defaults(run=_run_report)
 
 
 def _run_report(args: argparse.Namespace) -> int:
     from traces.eventlog import EventLog, TraceFileError, resolve_trace
     from traces.outputs import load_result
-    from traces.report import print_report
-    from traces.term import console
+    from traces.report import report_tables
 
     try:
         result = load_result(args.result)
     except ValueError as e:
-        print(f"isasim report: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
     log, note = None, None
     path = resolve_trace(result, args.result)
@@ -226,7 +286,10 @@ def _run_report(args: argparse.Namespace) -> int:
             log = EventLog(path)
         except TraceFileError as e:
             note = f"event log unusable: {e}"
-    print_report(result, log, console(), args.top, note)
+    _show(report_tables(result, log, args.top), args)
+    if log is None:
+        print(note or "no event log for this run",
+              file=sys.stdout if args.format in ("table", "markdown") else sys.stderr)
     if args.html:
         from traces.html import write_html
 
@@ -254,7 +317,7 @@ def _run_diff(args: argparse.Namespace) -> int:
     try:
         a, b = load_result(args.a), load_result(args.b)
     except ValueError as e:
-        print(f"isasim diff: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
     console().print(diff_view(a, b, (args.a, args.b), args.top))
     return 0
@@ -267,6 +330,7 @@ def _setup_config(sub: argparse._SubParsersAction) -> None:
     show = csub.add_parser("show", help="print every number of a preset or config file")
     show.add_argument("config", nargs="?", default="pulp-open",
                       help="preset name or TOML file (default: pulp-open)")
+    add_table_options(show)
     show.set_defaults(run=_run_config_show)
     lst = csub.add_parser("list", help="list the presets")
     lst.set_defaults(run=_run_config_list)
@@ -275,27 +339,24 @@ def _setup_config(sub: argparse._SubParsersAction) -> None:
 def _run_config_show(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from rich.table import Table
-
     from isasim.config import FIELD_DOCS, ConfigError, load_config
-    from traces.term import console
+    from traces.term import Column, Tabular
 
     try:
         cfg = load_config(args.config)
     except ConfigError as e:
-        print(f"isasim config: {e}", file=sys.stderr)
+        _error(args, str(e))
         return USAGE_ERROR
-    table = Table(title=f"cluster configuration {cfg.name!r}")
-    table.add_column("setting")
-    table.add_column("value", justify="right")
-    table.add_column("meaning")
+    table = Tabular(f"cluster configuration {cfg.name!r}",
+                    [Column("setting", key=True), Column("value", number=True),
+                     Column("meaning")])
     for f in dataclasses.fields(cfg):
         if f.name == "extra":
             continue
         v = getattr(cfg, f.name)
         shown = f"{v:#x}" if isinstance(v, int) and f.name.endswith("_base") else str(v)
-        table.add_row(f.name, shown, FIELD_DOCS.get(f.name, ""))
-    console().print(table)
+        table.add(f.name, shown, FIELD_DOCS.get(f.name, ""))
+    _show([table], args)
     return 0
 
 
@@ -332,13 +393,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else USAGE_ERROR
     try:
         return args.run(args)
+    except KeyboardInterrupt:            # Ctrl-C outside a run (a run reports its figures)
+        print(f"isasim {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except AsmError as e:
-        print(e, file=sys.stderr)
+        print(printable(str(e)), file=sys.stderr)
     except ElfError as e:
-        print(f"isasim {args.command}: {e}", file=sys.stderr)
+        _error(args, str(e))
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"isasim {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        _error(args, f"{where}{e.strerror or e}")
     return USAGE_ERROR
 
 

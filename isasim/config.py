@@ -98,8 +98,26 @@ class ClusterConfig:
         return dataclasses.replace(self, **changes)
 
     def validate(self) -> None:
-        if not 1 <= self.cores <= 8:
-            raise ConfigError(f"cores must be 1..8, got {self.cores}")
+        """ConfigError naming the setting and its allowed values for any that the simulator
+        cannot use (the compiled loop computes in 64-bit cycles and 32-bit addresses)."""
+        if not isinstance(self.dma_bandwidth, int) or self.dma_bandwidth not in (1, 2, 4, 8):
+            # a beat uses the DMA's two 32-bit TCDM ports (mchan_v7_impl.cpp): a wider beat, or
+            # one of 3, 5, 6 or 7 bytes (which straddles words), would touch banks that were
+            # never arbitrated
+            raise ConfigError(f"dma_bandwidth must be 1, 2, 4 or 8 bytes per cycle, got "
+                              f"{self.dma_bandwidth}")
+        for name, (lo, hi) in INT_RANGES.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ConfigError(f"{name} must be an integer, got {value!r}")
+            if not lo <= value <= hi:
+                raise ConfigError(f"{name} = {value} is out of range: it must be "
+                                  f"{_span(lo, hi)}")
+        for base, size in (("tcdm_base", "tcdm_size"), ("l2_base", "l2_size"),
+                           ("periph_base", "periph_size")):
+            end = getattr(self, base) + getattr(self, size)
+            if end > ADDRESS_END:
+                raise ConfigError(f"{base} + {size} = {end:#x} is past the 32-bit address space")
         try:
             parse_selection(self.xpulp)
         except SelectionError as e:
@@ -115,7 +133,7 @@ class ClusterConfig:
             raise ConfigError(f"half_in_x must be sign or zero, got {self.half_in_x!r}")
         if self.stack_in not in ("tcdm", "l2"):
             raise ConfigError(f"stack_in must be tcdm or l2, got {self.stack_in!r}")
-        if self.tcdm_banks & (self.tcdm_banks - 1) or not 1 <= self.tcdm_banks <= 32:
+        if self.tcdm_banks & (self.tcdm_banks - 1):
             raise ConfigError(f"tcdm_banks must be a power of two up to 32, got "
                               f"{self.tcdm_banks}")
         room = self.tcdm_size if self.stack_in == "tcdm" else self.l2_size
@@ -123,28 +141,10 @@ class ClusterConfig:
             raise ConfigError(f"the {self.cores} cores' stacks of {self.stack_size} bytes take "
                               f"more than half of the {room} bytes of "
                               f"{'TCDM' if self.stack_in == 'tcdm' else 'L2'} (stack_in)")
-        for name in ("branch_penalty", "jump_penalty", "jalr_dep_penalty", "load_latency",
-                     "mul_latency", "fpu_latency", "fpu_other_latency", "l2_latency",
-                     "l2_store_latency", "barrier_req_latency", "barrier_wakeup_latency",
-                     "misaligned_penalty", "dma_setup_cycles"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must not be negative")
-        for name in ("mulh_cycles", "fdiv_latency", "fdiv16_latency"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be at least 1")
         if self.barrier_req_latency + self.barrier_wakeup_latency < 1:
             # the awaited value reaches the core one cycle after the p.elw issues at the
             # earliest; a zero-cycle wait would wake the core before it went to sleep
             raise ConfigError("barrier_req_latency + barrier_wakeup_latency must be at least 1")
-        if self.dma_bandwidth not in (1, 2, 4, 8):
-            # a beat uses the DMA's two 32-bit TCDM ports (mchan_v7_impl.cpp): a wider beat, or
-            # one of 3, 5, 6 or 7 bytes (which straddles words), would touch banks that were
-            # never arbitrated
-            raise ConfigError(f"dma_bandwidth must be 1, 2, 4 or 8 bytes per cycle, got "
-                              f"{self.dma_bandwidth}")
-        if not 0 <= self.cluster_id < 64:
-            raise ConfigError(f"cluster_id must be 0..63 (mhartid bits 10..5), got "
-                              f"{self.cluster_id}")
 
     def engine_array(self, tohost: int = -1) -> np.ndarray:
         """The numbers the compiled loop reads (``layout.K_*``)."""
@@ -182,6 +182,52 @@ class ClusterConfig:
         k[L.K_TCDM_BASE] = self.tcdm_base
         k[L.K_TCDM_SIZE] = self.tcdm_size
         return k
+
+
+ADDRESS_END = 1 << 32
+MAX_LATENCY = 1_000_000      # cycles: far above any real unit, far below 64-bit overflow
+MAX_MEMORY = 1 << 28         # bytes of one memory (the host allocates it)
+MAX_RUN_CYCLES = 1 << 60     # the loop's "never" is 2^62 cycles
+
+# the allowed values of every integer setting, (lowest, highest)
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "cores": (1, 8),
+    "cluster_id": (0, 63),                   # mhartid bits 10..5
+    "tcdm_base": (0, ADDRESS_END - 4),
+    "tcdm_size": (4, MAX_MEMORY),
+    "tcdm_banks": (1, 32),
+    "l2_base": (0, ADDRESS_END - 4),
+    "l2_size": (4, MAX_MEMORY),
+    "periph_base": (0, ADDRESS_END - 4),
+    "periph_size": (0x8000, MAX_MEMORY),     # event unit, DMA and their per-core demux
+    "simdev_base": (0, ADDRESS_END - 8),
+    "stack_size": (0, MAX_MEMORY),
+    "branch_penalty": (0, MAX_LATENCY),
+    "jump_penalty": (0, MAX_LATENCY),
+    "jalr_dep_penalty": (0, MAX_LATENCY),
+    "load_latency": (0, MAX_LATENCY),
+    "mul_latency": (0, MAX_LATENCY),
+    "mulh_cycles": (1, MAX_LATENCY),
+    "fpu_latency": (0, MAX_LATENCY),
+    "fpu_other_latency": (0, MAX_LATENCY),
+    "fdiv_latency": (1, MAX_LATENCY),
+    "fdiv16_latency": (1, MAX_LATENCY),
+    "misaligned_penalty": (0, MAX_LATENCY),
+    "fs_reset": (0, 3),                      # mstatus.FS is two bits
+    "l2_latency": (0, MAX_LATENCY),
+    "l2_store_latency": (0, MAX_LATENCY),
+    "barrier_req_latency": (0, MAX_LATENCY),
+    "barrier_wakeup_latency": (0, MAX_LATENCY),
+    "dma_setup_cycles": (0, MAX_LATENCY),
+    "max_cycles": (1, MAX_RUN_CYCLES),
+}
+
+
+def _span(lo: int, hi: int) -> str:
+    """``0..1,000,000`` (hexadecimal for addresses and sizes past a million)."""
+    def show(v: int) -> str:
+        return f"{v:#x}" if v >= 1 << 20 and v & 0xFFF in (0, 0xFFC, 0xFF8) else f"{v:,}"
+    return f"{show(lo)}..{show(hi)}"
 
 
 FIELD_DOCS: dict[str, str] = {
@@ -255,7 +301,10 @@ def _from_mapping(data: dict, where: str, start: ClusterConfig | None = None) ->
         got = getattr(cfg, f.name)
         if not isinstance(got, want) or (want is int and isinstance(got, bool)):
             raise ConfigError(f"{where}: {f.name} must be {want.__name__}, got {got!r}")
-    cfg.validate()
+    try:
+        cfg.validate()
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
     return cfg
 
 

@@ -39,7 +39,8 @@ class FaultReport:
     waiting: list[str] = field(default_factory=list)              # deadlock: who waits where
 
     def format(self) -> str:
-        lines = [f"guest fault: {self.kind} on core {self.core} at pc {self.pc:#010x}"
+        what = "run interrupted" if self.kind == "interrupted" else f"guest fault: {self.kind}"
+        lines = [f"{what} on core {self.core} at pc {self.pc:#010x}"
                  + (f": {self.instruction}" if self.instruction else "")
                  + f" (cycle {self.cycle})"]
         if self.detail:

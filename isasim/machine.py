@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 import warnings as pywarnings
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,7 @@ from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
 from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
+from isasim.interrupt import RunInterrupted, deferred_sigint
 from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import link, word_record
@@ -41,6 +43,10 @@ from toolchain.table import FAMILY_ISA, load_isa
 PAGE = 4096
 EXTRA_RAM_SLACK = 64 * 1024     # room above an ELF's segments for its stack / heap
 OUT_BUFFER = 1 << 16
+# slices of a long run (see Machine.run): the first one's cycles, then about SLICE_SECONDS each
+FIRST_SLICE = 1 << 20
+MIN_SLICE, MAX_SLICE = 1 << 14, 1 << 34
+SLICE_SECONDS = 0.1
 
 
 # Predecoded text per program: re-running the same program (kernel tests, the autotuner) skips
@@ -65,7 +71,12 @@ def load_program(path: str | Path, family: str | None = None, rvc: bool = True,
     """Assemble a ``.s`` file (``.include`` also searching ``include_dirs``) or read an ELF;
     errors come as the toolchain's exceptions."""
     p = Path(path)
-    if p.suffix in (".s", ".S", ".asm"):
+    if p.suffix == ".S":
+        from toolchain.asm.preprocess import assemble_preprocessed
+
+        return assemble_preprocessed(p, [Path(d) for d in include_dirs],
+                                     family=family or "xpulpv2", rvc=rvc)
+    if p.suffix in (".s", ".asm"):
         from toolchain.asm import assemble
         from toolchain.asm.lexer import read_source
 
@@ -124,6 +135,9 @@ class Machine:
         self.translate = translate
         self.program: Program | None = None
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
+        # fixed slice length in cycles (see run); None: timed slices.  $ISASIM_SLICE_CYCLES
+        # sets it for a whole test run, to check that slicing changes no figure
+        self.slice_cycles: int | None = int(os.environ.get("ISASIM_SLICE_CYCLES") or 0) or None
 
     # ------------------------------------------------------------------------------------------
     # loading
@@ -153,6 +167,11 @@ class Machine:
                 raise LoadError(f"segment at {seg.addr:#010x} (+{seg.size:#x}) does not fit "
                                 f"in the memory map")
             self.mmap.write(seg.addr, seg.data)
+        if not any(sec.size for sec in program.executable_sections()):
+            what = "is empty" if not any(s.size for s in program.sections) else \
+                "has data but no instructions"
+            raise LoadError(f"the program {what}: there is no code to run (put instructions "
+                            f"in .text, starting at the entry point _start)")
         for sec in program.executable_sections():
             where = f"code section {sec.name} at {sec.addr:#010x} (+{sec.size:#x})"
             if sec.addr & 1:
@@ -369,26 +388,101 @@ class Machine:
         self.TR = np.zeros(buffer_records * L.TRW, dtype=np.int64)
         self.CFG[L.K_TRACE] = 1
 
-    def run(self, max_cycles: int | None = None) -> RunResult:
-        """Run until every core stopped; never raises for guest faults (see RunResult.fault)."""
+    def run(self, max_cycles: int | None = None,
+            progress: Callable[[int, int], None] | None = None) -> RunResult:
+        """Run until every core stopped; never raises for guest faults (see RunResult.fault).
+
+        Long runs go in slices of about ``SLICE_SECONDS`` of wall-clock time (``slice_cycles``
+        fixes their length in cycles instead): between two slices ``progress(cycle,
+        instructions)`` is called, and a Ctrl-C stops the run, padded to a common end like a
+        time-out, with ``RunInterrupted`` (a ``KeyboardInterrupt``) carrying its result.
+        Slicing changes nothing the run reports: a core the slice's end stopped resumes at the
+        same instruction and cycle."""
         if self.program is None:
             raise RuntimeError("load a program first")
         limit = self.config.max_cycles if max_cycles is None else max_cycles
-        m = self.mmap
+        control = None
         if self.tohost is not None and self.config.cores > 1:
             from isasim.runcontrol import RunControl
 
-            RunControl(self, limit).run_to_end()      # a tohost write ends every core at once
-        while self._status == "running":
-            ev = engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
-                            self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
-                            self.TR, limit, self._translated, self._exits)
-            self._handle(int(ev), limit)
+            control = RunControl(self, limit)      # a tohost write ends every core at once
+        budget = self.slice_cycles or FIRST_SLICE
+        slice_end = -1
+        reached = 0          # the end of the last slice: every core's next event is past it
+        started = time.perf_counter()
+        with deferred_sigint() as sigint:
+            while self._status == "running":
+                if sigint.requested:
+                    if control is not None:
+                        control.close()
+                    self._stop_interrupted(limit)
+                    break
+                if slice_end < 0:
+                    slice_end = min(limit, max(reached, self._now()) + budget)
+                    started = time.perf_counter()
+                if control is not None:
+                    control.advance(slice_end)
+                else:
+                    self.CFG[L.K_PAUSE] = slice_end < limit
+                    ev = int(self._engine_run(slice_end))
+                    if ev != L.EV_PAUSE:
+                        self._handle(ev, limit)
+                        continue
+                    self.release_held()
+                reached, slice_end = slice_end, -1
+                if self.slice_cycles is None:
+                    took = max(time.perf_counter() - started, 1e-6)
+                    budget = int(budget * min(4.0, max(0.25, SLICE_SECONDS / took)))
+                    budget = min(max(budget, MIN_SLICE), MAX_SLICE)
+                if progress is not None:
+                    progress(self._now(), int(self.CS[L.CS_INSTRET::L.NCS].sum()))
+        if control is not None:
+            control.close()
         self._drain_output()
         if self.CFG[L.K_TRACE]:
             self._close_trace_runs()
             self._drain_trace()
-        return self._result()
+        result = self._result()
+        if self._status == "interrupted":
+            raise RunInterrupted(result)
+        return result
+
+    def _engine_run(self, max_cycles: int) -> int:
+        m = self.mmap
+        return engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
+                          self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
+                          self.TR, max_cycles, self._translated, self._exits)
+
+    def _now(self) -> int:
+        """The cycle the run has reached: the latest core's."""
+        return max(int(engine.core_time(self.CS, c * L.NCS)) for c in range(self.config.cores))
+
+    def release_held(self) -> None:
+        """The loop parks a core that passes a paused run's cycle limit (without a resource or
+        an instruction to grant): make it run again from the same pc and cycle, so that its
+        next shared access is arbitrated as if the run had not paused."""
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            if (self.CS[b + L.CS_STATUS] == L.ST_PARKED and self.CS[b + L.CS_PARK_RES] == -1
+                    and self.CS[b + L.CS_PARK_SLOT] == -1):
+                self.CS[b + L.CS_STATUS] = L.ST_RUNNING
+                self.CS[b + L.CS_NEXT_T] = engine.BIG
+                self.CS[b + L.CS_GRANTED] = 0
+
+    def _stop_interrupted(self, limit: int) -> None:
+        """End the run where it is (every core padded to a common end, as a time-out does) and
+        report where each core was."""
+        self.CFG[L.K_PAUSE] = 0
+        while self._status == "running":
+            ev = int(self._engine_run(-1))
+            if ev != L.EV_MAX_CYCLES:
+                self._handle(ev, limit)
+                continue
+            core = int(self.CL[L.L_EV_CORE])
+            self._status = "interrupted"
+            self._fault = self._report("interrupted", core, int(self.CL[L.L_EV_PC]),
+                                       "stopped by Ctrl-C (SIGINT); the figures are those "
+                                       "up to this cycle")
 
     def _close_trace_runs(self) -> None:
         """Emit every core's open run (the loop only writes runs out when they end)."""
@@ -414,7 +508,10 @@ class Machine:
             try:
                 self._decode_at(pc)
             except KeyError:
-                self._set_fault("instruction fetch outside memory", core, pc)
+                kind, detail = self._outside_code(pc, False) or ("instruction fetch outside "
+                                                                 "memory", "")
+                self._set_fault(kind, core, pc, detail)
+                self._fault.instruction = ""
         elif ev == L.EV_CSR:
             self._csr(core, pc)
         elif ev in (L.EV_ECALL, L.EV_EBREAK, L.EV_TOHOST):
@@ -443,7 +540,14 @@ class Machine:
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
             elif cause == L.CAUSE_ILLEGAL:
                 detail = f"instruction word {tval:#010x}" + _outside_selection(self.isa, tval)
-            self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+            outside = None
+            if cause == L.CAUSE_FETCH_ACCESS or (cause == L.CAUSE_ILLEGAL and tval == 0):
+                outside = self._outside_code(pc, cause == L.CAUSE_ILLEGAL)
+            if outside is None:
+                self._set_fault(CAUSE_NAMES.get(cause, f"cause {cause}"), core, pc, detail)
+            else:
+                self._set_fault(outside[0], core, pc, outside[1])
+                self._fault.instruction = ""        # no instruction there, only zeros
         elif ev == L.EV_TRACE_FULL:
             self._drain_trace()
         elif ev == L.EV_DEADLOCK and self.CL[L.L_EV_CAUSE] == L.CAUSE_ALL_ASLEEP:
@@ -459,6 +563,24 @@ class Machine:
                                        "too", waiting=self._waiters() + self._open_barriers())
         else:
             raise RuntimeError(f"engine returned unknown event {ev}")
+
+    def _outside_code(self, pc: int, zeros: bool) -> tuple[str, str] | None:
+        """(kind, detail) of a fault at ``pc`` outside the program's code: just past the end
+        of a code section (the program has no exit), or, when memory there holds only
+        ``zeros``, anywhere else (a wild jump); None otherwise."""
+        code = [s for s in self.program.executable_sections() if s.size]
+        if any(s.addr <= pc < s.end for s in code):
+            return None
+        last = next((s for s in code if s.end == pc), None)
+        if last is not None:
+            return ("execution ran off the end of the code",
+                    f"pc {pc:#010x} is just past the last instruction of {last.name}: the "
+                    f"program needs an exit there (li a7, 93; li a0, CODE; ecall) or a loop")
+        if not zeros:
+            return None
+        return ("jump to an address without code",
+                f"pc {pc:#010x} holds zeros and is in no code section (" + ", ".join(
+                    f"{s.name} {s.addr:#010x}..{s.end:#010x}" for s in code) + ")")
 
     def _host_call(self, ev: int, core: int, pc: int) -> None:
         """ecall, semihosting ebreak or a tohost write, served by the host."""
@@ -796,8 +918,6 @@ class Machine:
         if flags & L.WARN_HWLOOP_SHORT_BODY:
             warnings.append("a CORE-V hardware loop has fewer than 3 instructions in its body "
                             "(the CV32E40P manual requires at least 3)")
-        for w in warnings:
-            pywarnings.warn(w, RuntimeWarning, stacklevel=3)
         nb = cfg.tcdm_banks
         return RunResult(
             status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,

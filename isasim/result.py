@@ -21,7 +21,7 @@ RESULT_FORMAT = "isasim-run/1"
 
 @dataclass
 class RunResult:
-    status: str                          # "exited" | "fault" | "timeout" | "deadlock"
+    status: str              # "exited" | "fault" | "timeout" | "deadlock" | "interrupted" (Ctrl-C)
     exit_code: int                       # first non-zero exit code in time order, else 0
     exit_codes: list[int | None]         # per core (None: did not exit)
     cycles: np.ndarray                   # int64[ncores]: cycles of each core

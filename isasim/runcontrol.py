@@ -3,10 +3,10 @@ watchpoints, and end a multi-core run exactly at a ``tohost`` write.
 
 Pausing.  With ``CFG[K_PAUSE]`` set, ``engine.run(max_cycles=L)`` runs every core through the
 instructions it fetches at cycles up to ``L`` and returns ``EV_PAUSE`` once every core is held
-past ``L`` (a held core is parked with no instruction slot; ``_release`` lets it run again).  The
-loop's decisions depend only on the cores' clocks, never on where a call started, so a run
-paused any number of times gives the same cycles, registers and memory as one that never
-paused; ``tests/debug`` checks it.
+past ``L`` (a held core is parked with no instruction slot; ``Machine.release_held`` lets it
+run again).  The loop's decisions depend only on the cores' clocks, never on where a call
+started, so a run paused any number of times gives the same cycles, registers and memory as one
+that never paused; ``tests/debug`` and ``tests/engine/test_slices.py`` check it.
 
 Breakpoints cost nothing while running: the breakpoint's entry of the pc map is cleared, so a
 core fetching there leaves the loop (``EV_DECODE``) before executing it, and instruction links
@@ -215,16 +215,6 @@ class RunControl:
                     if CS[c * L.NCS + L.CS_STATUS] in (L.ST_RUNNING, L.ST_PARKED)),
                    default=engine.BIG)
 
-    def _release(self) -> None:
-        """Let the cores held past the last pause run again."""
-        CS = self.m.CS
-        for c in range(self.m.config.cores):
-            b = c * L.NCS
-            if (CS[b + L.CS_STATUS] == L.ST_PARKED and CS[b + L.CS_PARK_SLOT] == -1
-                    and CS[b + L.CS_PARK_RES] == -1):
-                CS[b + L.CS_STATUS] = L.ST_RUNNING
-                CS[b + L.CS_NEXT_T] = engine.BIG
-
     def advance(self, until: int) -> Stop:
         """Run every core through what it fetches at cycles up to ``until`` (or the run's
         limit), stopping early at a breakpoint, a watchpoint or the end of the run."""
@@ -241,7 +231,7 @@ class RunControl:
         while True:
             if self._exit_limit is not None:
                 limit = min(limit, self._exit_limit)
-            self._release()
+            self.m.release_held()
             m.CFG[L.K_PAUSE] = 1 if limit < self.limit or self._exit_limit is not None else 0
             mm = m.mmap
             ev = int(engine.run(m.code, m.pcmap, mm.mem8, mm.mem16, mm.mem32, mm.table(), m.R,

@@ -29,8 +29,14 @@ def assemble_file(source: str | Path, output: str | Path | None = None,
     """
     src = Path(source)
     out = Path(output) if output is not None else src.with_suffix(".elf")
-    program = assemble(read_source(src), str(src),
-                       family=family, rvc=rvc, include_dirs=[Path(d) for d in include_dirs])
+    dirs = [Path(d) for d in include_dirs]
+    if src.suffix == ".S":               # through the C preprocessor, as GNU toolchains do
+        from toolchain.asm.preprocess import assemble_preprocessed
+
+        program = assemble_preprocessed(src, dirs, family=family, rvc=rvc)
+    else:
+        program = assemble(read_source(src), str(src), family=family, rvc=rvc,
+                           include_dirs=dirs)
     write_elf(program, out)
     return out, program.warnings
 

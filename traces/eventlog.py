@@ -223,15 +223,16 @@ def resolve_trace(result, result_path: str | Path | None = None) -> Path | None:
 
 
 def record_run(machine, path: str | Path, max_cycles: int | None = None,
-               buffer_records: int = CHUNK):
+               buffer_records: int = CHUNK, progress=None):
     """Run a loaded machine with tracing on; the event log goes to ``path``.
 
     Returns ``(RunResult, EventLog)``; the result's ``trace_file`` names the log.
+    ``progress``: see ``Machine.run``.
     """
     recorder = EventRecorder(machine.config.cores)
     machine.enable_trace(recorder, buffer_records)
     try:
-        result = machine.run(max_cycles)
+        result = machine.run(max_cycles, progress=progress)
     except BaseException:
         recorder.discard()
         raise

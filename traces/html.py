@@ -48,10 +48,10 @@ def _listing(result: RunResult, functions: list[str]) -> dict:
             "stall": np.transpose(result.profile_stall[:, rows, :], (0, 2, 1)).tolist()}
 
 
-def _timeline(log: EventLog) -> dict:
+def _timeline(log: EventLog, max_runs: int = MAX_RUNS) -> dict:
     """Window mix for the overview, plus the exact runs and function spans up to the cap."""
     ws = window_stats(log)
-    per_core = max(1, MAX_RUNS // max(log.ncores, 1))
+    per_core = max(1, max_runs // max(log.ncores, 1))
     cores = []
     for c in range(log.ncores):
         lens, states, slots, kept = [], [], [], 0
@@ -98,8 +98,9 @@ def _pairs(log: EventLog) -> list[dict]:
     return out
 
 
-def report_data(result: RunResult, log: EventLog | None, title: str) -> dict:
-    """Everything the page shows, as JSON-ready data."""
+def report_data(result: RunResult, log: EventLog | None, title: str,
+                max_runs: int = MAX_RUNS) -> dict:
+    """Everything the page shows, as JSON-ready data (``max_runs``: the timeline's cap)."""
     pcs = result.profile_pc.tolist()
     functions = ([log.code.function(i) for i in range(len(pcs))]
                  if log and log.code.slot_pc == pcs else function_of_pcs(result.symbols, pcs))
@@ -119,19 +120,38 @@ def report_data(result: RunResult, log: EventLog | None, title: str) -> dict:
         "fault": result.fault.format() if result.fault else None,
         "hot": hot, "listing": _listing(result, functions),
         "pairs": _pairs(log) if log else None,
-        "timeline": _timeline(log) if log else None,
+        "timeline": _timeline(log, max_runs) if log else None,
     }
 
 
 def write_html(result: RunResult, log: EventLog | None, path: str | Path,
                title: str = "isasim run") -> Path:
     """Write the report page; returns its path."""
-    data = json.dumps(report_data(result, log, title), separators=(",", ":"))
+    return _page(report_data(result, log, title), None, path, title)
+
+
+def write_html_runs(runs: list[tuple[str, RunResult, EventLog | None]], path: str | Path,
+                    title: str, initial: int = 0) -> Path:
+    """One page for several runs (``(label, result, log)``, e.g. the layer steps of a training
+    step) with a selector; it opens on run ``initial``.  The timelines share the cap."""
+    share = max(1, MAX_RUNS // max(len(runs), 1))
+    datas = [report_data(result, log, f"{title}: {label}", share)
+             for label, result, log in runs]
+    steps = {"labels": [label for label, _, _ in runs], "runs": datas, "initial": initial}
+    return _page(datas[initial], steps, path, title)
+
+
+def _page(data: dict, steps: dict | None, path: str | Path, title: str) -> Path:
+    def embed(value) -> str:
+        return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+    extra = ("" if steps is None else
+             f'<script id="steps-data" type="application/json">{embed(steps)}</script>')
     page = (_asset("report.html")
             .replace("{{TITLE}}", _escape(title))
             .replace("/*{{CSS}}*/", _asset("report.css"))
             .replace("/*{{JS}}*/", _asset("report.js"))
-            .replace("{{DATA}}", data.replace("<", "\\u003c")))
+            .replace("{{DATA}}", embed(data))
+            .replace("<!--{{STEPS}}-->", extra))
     path = Path(path)
     path.write_text(page)
     return path

@@ -62,12 +62,14 @@ def events_path(json_path: str) -> Path:
     return e if e != p else p.with_name(p.name + ".events")
 
 
-def run_with_outputs(machine, max_cycles: int | None, out: Outputs) -> tuple[RunResult, Written]:
-    """Run with the event recorder and write every requested view."""
+def run_with_outputs(machine, max_cycles: int | None, out: Outputs,
+                     progress=None) -> tuple[RunResult, Written]:
+    """Run with the event recorder and write every requested view (``progress``: see
+    ``Machine.run``)."""
     done = Written()
     with tempfile.TemporaryDirectory(prefix="isasim-run-") as tmp:
         path = events_path(out.keep_events) if out.keep_events else Path(tmp) / "run.events"
-        result, log = record_run(machine, path, max_cycles)
+        result, log = record_run(machine, path, max_cycles, progress=progress)
         if out.keep_events:
             result.trace_file = path.name if path.parent == Path(out.keep_events).parent \
                 else str(path)

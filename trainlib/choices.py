@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from isasim.config import read_toml
-from trainlib.errors import ModelError
+from trainlib.errors import ModelError, checked
 
 FORMAT = "trainlib-choices/1"
-KEYS = {"layer", "step", "kernel", "tile", "signature", "cycles"}
+CHOICE_KINDS = {"layer": "str", "step": "str", "kernel": "str", "tile": "int", "signature": "str",
+                "cycles": "int"}
+KEYS = set(CHOICE_KINDS)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class ChoiceTable:
                 raise ModelError(f"{where}: choice {i}: needs layer and step; unknown keys "
                                  f"{sorted(unknown)}" if unknown else
                                  f"{where}: choice {i}: needs layer and step")
+            for key, value in e.items():
+                checked(value, CHOICE_KINDS[key], f"{where}: choice {i}: {key}", key)
             t.add(Choice(**e))
         return t
 

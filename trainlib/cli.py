@@ -26,6 +26,7 @@ import numpy as np
 from rich.console import Console
 
 from isasim.config import ClusterConfig, ConfigError, load_config
+from traces.term import add_table_options, printable, show
 from traces.term import console as term_console
 from trainlib import deploy_cli
 from trainlib.choices import ChoiceTable
@@ -38,28 +39,50 @@ from trainlib.train import TrainResult, train
 from trainlib.tune import cli as tune_cli
 from trainlib.workflow import plan_model
 
+EXIT_INTERRUPTED = 130       # 128 + SIGINT
 LOSS_RTOL = 1e-4
 PARAM_RTOL = 1e-4
 
 
+COMMANDS = {
+    "train": ("train a model on the simulated cluster and check it against the golden model",
+              "Run N training steps of MODEL on the simulated cluster, print each step's loss "
+              "beside the golden model's (numpy), the per-layer, per-step table of the last "
+              "step, and whether the trained parameters match. Exit status: 0 match, 1 "
+              "mismatch, 2 bad input, 130 Ctrl-C."),
+    "plan": ("show where each tensor of a model lives (TCDM, L2, tiles) and each step's kernel",
+             "Print the memory plan of MODEL: which tensors stay in the TCDM, which stream "
+             "from L2 in tiles, and the kernel and tiling of every layer step."),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="trainlib", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("train", "plan"):
-        p = sub.add_parser(name)
-        p.add_argument("model", help="model description (TOML)")
-        p.add_argument("--cores", type=int, default=8)
-        p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
+    ap = argparse.ArgumentParser(prog="trainlib", description=__doc__.split("\n")[0]
+                                 .replace("``", ""))
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    for name, (summary, description) in COMMANDS.items():
+        p = sub.add_parser(name, help=summary, description=description)
+        p.add_argument("model", help="model description (TOML; see examples/*.toml)")
+        p.add_argument("--cores", type=int, default=8, help="cluster cores (default: 8)")
+        p.add_argument("--config", default="pulp-open",
+                       help="isasim preset or TOML file (default: pulp-open)")
         p.add_argument("--l1", type=tune_cli.size,
                        help="TCDM size of the cluster, e.g. 128KiB (default: the config's)")
         p.add_argument("--memory", choices=("auto", "tcdm", "l2"), default=None,
-                       help="override the model's memory mode")
-        p.add_argument("--choices", help="choice table (kernel and tile per layer step)")
+                       help="where tensors live: auto (TCDM if they fit, else L2 in tiles), "
+                            "tcdm or l2 (default: the model's memory setting)")
+        p.add_argument("--choices", help="choice table (kernel and tile per layer step, "
+                                         "as written by trainlib tune)")
         if name == "train":
-            p.add_argument("--steps", type=int, default=1)
-            p.add_argument("--report", help="write the HTML report of one step run here")
-            p.add_argument("--report-step", help="LAYER:STEP to report (default: the step "
-                                                 "with the most cycles)")
+            p.add_argument("--steps", type=int, default=1,
+                           help="training steps (SGD updates) to run (default: 1)")
+            p.add_argument("--report", metavar="OUT",
+                           help="write an HTML report of the last training step to OUT: one "
+                                "report with a selector per layer step")
+            p.add_argument("--report-step", metavar="LAYER:STEP",
+                           help="the layer step the report opens on (default: the one with "
+                                "the most cycles)")
+            add_table_options(p)
         else:
             deploy_cli.add_plan_options(p)
     tune_cli.add_parser(sub)
@@ -141,20 +164,20 @@ def cmd_train(args, console: Console) -> int:
     console.print(f"training {model.name} for {args.steps} step(s) on {args.cores} cores "
                   f"({args.config})", highlight=False)
 
-    def show(i: int, loss: float, gloss: float) -> None:
+    def show_loss(i: int, loss: float, gloss: float) -> None:
         console.print(f"step {i + 1:>3}: loss {loss:.7g}   golden {gloss:.7g}   "
                       f"diff {loss - gloss:+.2e}", highlight=False)
 
     res = train(model, args.steps, cores=args.cores, config=config, memory=args.memory,
-                choices=choices, on_step=show)
+                choices=choices, on_step=show_loss)
     assert res.plan is not None
     names = res.last_runs[0].result.category_names
     cyc = res.cycles_per_step()[-1]
     macs = res.macs_per_step()
-    console.print(step_table(res.stats[-1], names,
-                             f"{model.name}: one training step, {cyc:,} cycles, "
-                             f"{macs:,} MACs, {macs / cyc:.2f} MAC/cycle "
-                             f"(memory: {res.plan.memory})"))
+    show([step_table(res.stats[-1], names,
+                     f"{model.name}: one training step, {cyc:,} cycles, {macs:,} MACs, "
+                     f"{macs / cyc:.2f} MAC/cycle (memory: {res.plan.memory})")],
+         args.format, args.wide)
     if args.report:
         console.print(_report(args, model, res), highlight=False)
     bad = matches(res)
@@ -171,6 +194,8 @@ def cmd_train(args, console: Console) -> int:
 
 
 def _report(args, model: Model, res: TrainResult) -> str:
+    """The HTML report of the last training step: every layer step run again with its event
+    log, on one page with a selector (opening on --report-step, else the costliest step)."""
     from traces.eventlog import record_run
 
     assert res.plan is not None
@@ -180,33 +205,41 @@ def _report(args, model: Model, res: TrainResult) -> str:
         if (layer, step) not in keys:
             raise TrainlibError(f"--report-step {args.report_step}: no such step; steps: "
                                 + ", ".join(f"{a}:{b}" for a, b in keys))
-        i = keys.index((layer, step))
+        initial = keys.index((layer, step))
     else:
-        i = int(np.argmax([s.cycles for s in res.stats[-1]]))
-    _, spec, sp = res.plan.steps[i]
-    logs = []
+        initial = int(np.argmax([s.cycles for s in res.stats[-1]]))
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        def hook(machine):
-            result, log = record_run(machine, Path(tmp) / "events.bin")
-            logs.append(log)
-            return result
-        run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=_config(args),
-                       plan=sp, machine_hook=hook)
-        return write_report(run.result, logs[0], args.report,
-                            f"{model.name}: {keys[i][0]} {keys[i][1]}")
+        for i, (_, spec, sp) in enumerate(res.plan.steps):
+            logs = []
+
+            def hook(machine, path=Path(tmp) / f"events{i}.bin", logs=logs):
+                result, log = record_run(machine, path)
+                logs.append(log)
+                return result
+            run = run_spec(spec, res.last_inputs[i], cores=args.cores, config=_config(args),
+                           plan=sp, machine_hook=hook)
+            runs.append((f"{keys[i][0]} {keys[i][1]}", run.result, logs[0]))
+        return write_report(runs, args.report, f"{model.name}: one training step",
+                            initial)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = term_console()
-    if args.cmd == "tune":
-        return tune_cli.run(args, console)
+    # results on stdout; with a machine-readable table format the progress lines go to stderr
+    machine_readable = getattr(args, "format", "table") in ("json", "csv")
+    console = term_console(stderr=machine_readable)
     try:
         if args.cmd == "deploy":
             return deploy_cli.run(args, console)
+        if args.cmd == "tune":
+            return tune_cli.run(args, console)
         return cmd_train(args, console) if args.cmd == "train" else cmd_plan(args, console)
+    except KeyboardInterrupt:
+        print(f"trainlib {args.cmd}: interrupted (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except (TrainlibError, ConfigError) as e:
-        print(f"trainlib: error: {e}", file=sys.stderr)
+        print(printable(f"trainlib: error: {e}"), file=sys.stderr)
         return 2
 
 

@@ -279,11 +279,12 @@ def layer_from_dict(spec: dict, index: int) -> Layer:
         spec["stride"] = spec["kernel"]          # PyTorch's default: non-overlapping windows
     for f in PAIR_FIELDS:
         if f in spec:
-            spec[f] = _pair(spec[f], f, name)
+            spec[f] = tuple(checked(list(_pair(spec[f], f, name)), "ints", f"layer {name}: {f}",
+                                    f))
     kinds = {"int": "int", "bool": "bool", "float": "number", "str": "str"}
     for f in fields(cls):
         if f.name in spec and f.type in kinds:
-            checked(spec[f.name], kinds[f.type], f"layer {name}: {f.name}")
+            checked(spec[f.name], kinds[f.type], f"layer {name}: {f.name}", f.name)
     for f in ("in_features", "out_features", "in_channels", "out_channels", "channels"):
         if f in known and spec.get(f, 0) < 1:
             raise ModelError(f"layer {name} ({kind}): {f} must be a positive integer")

@@ -246,7 +246,7 @@ class Model:
                              f"{', '.join(sorted(unknown))}")
         for table, values, kinds in (("model", m, MODEL_KEYS), ("optimizer", opt, OPT_KEYS)):
             for key, value in values.items():
-                checked(value, kinds[key], f"{where}: [{table}] {key}")
+                checked(value, kinds[key], f"{where}: [{table}] {key}", key)
         if opt.get("type", "sgd") != "sgd":
             raise ModelError(f"{where}: optimizer type {opt['type']!r}: only sgd is available")
         unknown = set(data) - {"model", "optimizer", "layer", "choice"}
@@ -256,26 +256,11 @@ class Model:
         flags: dict[str, bool] = {}
         bias_only: set[str] = set()
         channels: dict[str, float] = {}
-        for i, spec in enumerate(data.get("layer", [])):
-            spec = dict(spec)
-            up = spec.pop("update", None)
-            frac = spec.pop("update_channels", None)
-            layer = layer_from_dict(spec, i)
-            if frac is not None:
-                channels[layer.name] = checked(frac, "number", f"layer {layer.name}: "
-                                                               f"update_channels")
-            if up == "bias":
-                bias_only.add(layer.name)
-                up = True
-            if up is not None:
-                if not isinstance(up, bool):
-                    raise ModelError(f"layer {layer.name}: update must be true, false or "
-                                     f"\"bias\"")
-                if not layer.has_params:
-                    raise ModelError(f"layer {layer.name}: update given but it has no "
-                                     f"parameters")
-                flags[layer.name] = up
-            layers.append(layer)
+        try:
+            for i, spec in enumerate(data.get("layer", [])):
+                layers.append(_layer(spec, i, flags, bias_only, channels))
+        except ModelError as e:
+            raise ModelError(f"{where}: {e}") from None
         if update is not None and flags:
             raise ModelError(f"{where}: give update either in [model] or per layer, not both")
         if flags:                           # per-layer flags: parameter layers default to true
@@ -361,6 +346,29 @@ class Model:
                     p["weight"] = p["weight"].reshape(p["weight"].shape[:2])
                 params[name] = p
         return cls(input_shape=tuple(input_shape), layers=layers, params=params, **kw)
+
+
+def _layer(spec: dict, index: int, flags: dict[str, bool], bias_only: set[str],
+           channels: dict[str, float]) -> Layer:
+    """Layer ``index`` of a model file.  Its ``update`` flag, if given, goes to ``flags``; the
+    sparse forms go to ``bias_only`` (``update = "bias"``) and ``channels``
+    (``update_channels``)."""
+    spec = dict(spec)
+    up = spec.pop("update", None)
+    frac = spec.pop("update_channels", None)
+    layer = layer_from_dict(spec, index)
+    if frac is not None:
+        channels[layer.name] = checked(frac, "number", f"layer {layer.name}: update_channels")
+    if up == "bias":
+        bias_only.add(layer.name)
+        up = True
+    if up is not None:
+        if not isinstance(up, bool):
+            raise ModelError(f"layer {layer.name}: update must be true, false or \"bias\"")
+        if not layer.has_params:
+            raise ModelError(f"layer {layer.name}: update given but it has no parameters")
+        flags[layer.name] = up
+    return layer
 
 
 def _torch_pair(v) -> tuple[int, int]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from rich.table import Table
 
 from isasim.result import RunResult
+from traces.term import Column, Tabular
 from trainlib.train import StepStat
 
 SHORT = {"instr": "instr", "load_use": "ld-use", "tcdm_conflict": "tcdm", "ext_mem": "L2",
@@ -22,31 +22,27 @@ SHORT = {"instr": "instr", "load_use": "ld-use", "tcdm_conflict": "tcdm", "ext_m
          "idle": "idle"}
 
 
-def step_table(stats: list[StepStat], names: tuple[str, ...], title: str) -> Table:
+def step_table(stats: list[StepStat], names: tuple[str, ...], title: str) -> Tabular:
     """One row per step run; stall columns are % of all core-cycles of that run."""
     cats = np.stack([s.categories for s in stats])
     shown = [i for i in range(len(names)) if cats[:, i].any()]
-    t = Table(title=title)
-    for col in ("layer", "step", "kernel", "plan"):
-        t.add_column(col, overflow="fold")
-    for col in ("cycles", "MACs", "MAC/cyc"):
-        t.add_column(col, justify="right")
-    for i in shown:
-        t.add_column(SHORT.get(names[i], names[i]) + " %", justify="right")
-    t.add_column("phases (cycles)", overflow="fold")
+    t = Tabular(title, [Column("layer", key=True), Column("step", key=True), Column("kernel"),
+                        Column("plan"), Column("cycles", number=True),
+                        Column("MACs", number=True), Column("MAC/cyc", number=True, digits=2)]
+                + [Column(SHORT.get(names[i], names[i]) + " %", number=True, digits=0)
+                   for i in shown]
+                + [Column("phases (cycles)")])
     for s in stats:
         total = int(s.categories.sum()) or 1
-        row = [s.layer, s.step, s.kernel or "-", _short_plan(s.plan), f"{s.cycles:,}",
-               f"{s.macs:,}" if s.macs else "-", f"{s.mac_per_cycle:.2f}" if s.macs else "-"]
-        row += [f"{100 * s.categories[i] / total:.0f}" for i in shown]
-        row.append(" ".join(f"{k}={v:,}" for k, v in s.phases.items()))
-        t.add_row(*row)
+        t.add(s.layer, s.step, s.kernel or "-", _short_plan(s.plan), s.cycles,
+              s.macs or None, s.mac_per_cycle if s.macs else None,
+              *[100 * float(s.categories[i]) / total for i in shown],
+              " ".join(f"{k}={v:,}" for k, v in s.phases.items()))
     cyc = sum(s.cycles for s in stats)
     macs = sum(s.macs for s in stats)
     tot = cats.sum(axis=0)
-    row = ["total", "", "", "", f"{cyc:,}", f"{macs:,}", f"{macs / cyc:.2f}" if cyc else "-"]
-    row += [f"{100 * tot[i] / max(1, tot.sum()):.0f}" for i in shown]
-    t.add_row(*row, "", style="bold")
+    t.add("total", "", "", "", cyc, macs, macs / cyc if cyc else None,
+          *[100 * float(tot[i]) / max(1, int(tot.sum())) for i in shown], "", bold=True)
     return t
 
 
@@ -55,11 +51,14 @@ def _short_plan(plan: str) -> str:
     return head.replace("resident in TCDM", "TCDM").replace("from L2, ", "L2 ")
 
 
-def write_report(result: RunResult, log, path: str | Path, title: str) -> str:
-    """The traces package's HTML report of one run, or a message saying why there is none."""
+def write_report(runs: list[tuple[str, RunResult, object]], path: str | Path, title: str,
+                 initial: int = 0) -> str:
+    """The traces package's HTML report of the runs ``(label, result, event log)`` of a
+    training step, one page with a selector, or a message saying why there is none."""
     try:
-        from traces.html import write_html
+        from traces.html import write_html_runs
     except ImportError as e:
         return f"no HTML report: traces.html is not available ({e})"
-    write_html(result, log, path, title)
-    return f"HTML report of {title}: {path}"
+    write_html_runs(runs, path, title, initial)
+    return (f"HTML report of {title} ({len(runs)} layer steps, opening on "
+            f"{runs[initial][0]}): {path}")

@@ -59,18 +59,17 @@ def test_config_show_prints_every_number_with_its_meaning(preset, capsys):
     assert main(["config", "show", preset]) == 0
     out = capsys.readouterr().out
     cfg = load_config(preset)
+    # piped, the table is plain rows: setting, value, meaning, one line each
     rows = {}
-    for line in out.splitlines():
-        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
-        if len(cells) == 3 and cells[0]:
-            rows[cells[0]] = cells
+    for line in out.splitlines()[2:]:
+        cells = line.split(None, 2)
+        rows[cells[0]] = cells + [""] * (3 - len(cells))
     for name in FIELDS:
         assert name in rows, f"{name} missing from config show"
         v = getattr(cfg, name)
         shown = f"{v:#x}" if isinstance(v, int) and name.endswith("_base") else str(v)
         assert rows[name][1] == shown, name
-        # the first words of the meaning are on the field's own row (the rest may wrap)
-        assert rows[name][2] and FIELD_DOCS[name].startswith(rows[name][2]), name
+        assert rows[name][2] == FIELD_DOCS[name], name
 
 
 def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
@@ -83,7 +82,7 @@ def test_config_file_starts_from_a_preset_and_overrides(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("cores = 9\n", "cores must be 1..8"),
+    ("cores = 9\n", "cores = 9 is out of range: it must be 1..8"),
     ("conflict_policy = 'lottery'\n", "conflict_policy must be"),
     ("dma_bandwidth = 16\n", "dma_bandwidth must be 1, 2, 4 or 8"),
     ("dma_bandwidth = 6\n", "dma_bandwidth must be 1, 2, 4 or 8"),

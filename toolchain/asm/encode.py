@@ -43,7 +43,9 @@ def _parsed(text: str) -> Node | ExprError:
     try:
         return parse(text)
     except ExprError as e:
-        return e
+        # a fresh error, without the traceback: its frames would keep the assembly that
+        # first met the text (its layout, every statement) alive as long as the cache
+        return ExprError(e.message, e.offset)
 
 
 @remember_short_texts

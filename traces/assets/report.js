@@ -1,10 +1,28 @@
 "use strict";
 // isasim run report: renders the run data embedded in #run-data.  No network, no libraries.
 (function () {
-  const D = JSON.parse(document.getElementById("run-data").textContent);
-  const CATS = D.categories;
-  const COLORS = D.colors;
-  const params = new URLSearchParams(window.location.search);
+  // a report of several runs (the layer steps of a training step) has #steps-data and a
+  // selector; the page is drawn again from its pristine sections for the run selected
+  const stepsData = document.getElementById("steps-data");
+  const main = document.querySelector("main");
+  const pristine = main.innerHTML;
+  if (stepsData) {
+    const S = JSON.parse(stepsData.textContent);
+    const pick = document.getElementById("step-select");
+    S.labels.forEach((label, i) => pick.appendChild(el("option", { value: String(i), text: label })));
+    document.getElementById("step-picker").hidden = false;
+    const params = new URLSearchParams(window.location.search);
+    const first = params.has("step") ? Number(params.get("step")) : S.initial;
+    pick.value = String(first);
+    pick.addEventListener("change", () => {
+      main.innerHTML = pristine;
+      document.getElementById("notes").textContent = "";
+      render(S.runs[Number(pick.value)]);
+    });
+    render(S.runs[first]);
+  } else {
+    render(JSON.parse(document.getElementById("run-data").textContent));
+  }
 
   function el(tag, attrs, children) {
     const e = document.createElement(tag);
@@ -16,6 +34,11 @@
     for (const c of children || []) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
     return e;
   }
+
+function render(D) {
+  const CATS = D.categories;
+  const COLORS = D.colors;
+  const params = new URLSearchParams(window.location.search);
   const fmt = (n) => Number(n).toLocaleString("en-US");
   const pct = (a, b) => (b ? (100 * a / b).toFixed(1) + "%" : "-");
   const hex = (n) => "0x" + Number(n).toString(16).padStart(8, "0");
@@ -346,5 +369,7 @@
   if (params.get("only")) {
     for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== "s-" + params.get("only");
   }
+  if (D.title) document.getElementById("title").textContent = D.title;
   document.body.dataset.ready = "1";
+}
 })();

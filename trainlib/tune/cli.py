@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from isasim.config import ConfigError
+from traces.term import add_table_options, printable, show
 from traces.term import console as term_console
 from trainlib.errors import TrainlibError
 from trainlib.layers import STEPS
@@ -49,13 +50,14 @@ def size(text: str) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``tune`` subcommand to a ``trainlib`` argument parser."""
-    p = subparsers.add_parser("tune", help="pick tile and kernel per layer step",
-                              description=__doc__.split("\n")[0])
+    p = subparsers.add_parser("tune", help="pick tile and kernel per layer step by running "
+                                           "them on the simulator",
+                              description=__doc__.split("\n")[0].replace("``", ""))
     p.add_argument("model", nargs="?", help="model description (TOML)")
     p.add_argument("--layer", help="tune one layer: KIND:key=value,... (see trainlib.tune."
                                    "layerspec), e.g. conv2d:ci=8,co=16,h=16,w=16,k=3,p=1")
     p.add_argument("--steps", default="fw,wg,ig", help="steps of --layer to tune")
-    p.add_argument("--cores", type=int, default=8)
+    p.add_argument("--cores", type=int, default=8, help="cluster cores (default: 8)")
     p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
     p.add_argument("--l1", type=size, help="TCDM size of the cluster (default: the config's)")
     p.add_argument("--reserve", type=size, default=0, help="TCDM bytes the tiler leaves free")
@@ -64,7 +66,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--top-kernels", type=int, default=2,
                    help="kernels carried into the tiling phase")
     p.add_argument("--tilings", type=int, default=3, help="other tilings tried per kernel")
-    p.add_argument("--max-tiles", type=int, default=64)
+    p.add_argument("--max-tiles", type=int, default=64,
+                   help="most tiles a tiling may cut a tensor into (default: 64)")
     p.add_argument("--explore", type=float, default=1.10,
                    help="tiling phase: run tilings estimated within this x the best")
     p.add_argument("--exhaustive", action="store_true",
@@ -73,9 +76,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="local worker processes (default: CPUs)")
     p.add_argument("--executor", default="local", help="local or dask://host:port")
     p.add_argument("--cache", help="cache directory (default: the user cache dir)")
-    p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--no-cache", action="store_true",
+                   help="measure every candidate again (neither read nor write the cache)")
     p.add_argument("-o", "--output", help="choice table to write (default for a model: "
                                           "MODEL.choices.toml in the current directory)")
+    add_table_options(p)
     return p
 
 
@@ -131,15 +136,16 @@ def run(args, console: Console | None = None) -> int:
         opts.cluster()
         tuning, name = _tune(args, opts, console)
     except (TrainlibError, ConfigError, ValueError) as e:
-        print(f"trainlib tune: error: {e}", file=sys.stderr)
+        print(printable(f"trainlib tune: error: {e}"), file=sys.stderr)
         return 2
     cfg = tuning.cfg
-    console.print(steps_table(tuning, f"{name}: tuned on {cfg.cores} cores ({cfg.name}, "
-                                      f"{cfg.tcdm_size // 1024} KiB TCDM, memory "
-                                      f"{tuning.meta['memory']})"))
+    tables = [steps_table(tuning, f"{name}: tuned on {cfg.cores} cores ({cfg.name}, "
+                                  f"{cfg.tcdm_size // 1024} KiB TCDM, memory "
+                                  f"{tuning.meta['memory']})")]
     fails = failures_table(tuning)
     if fails is not None:
-        console.print(fails)
+        tables.append(fails)
+    show(tables, args.format, args.wide)
     console.print(summary(tuning), highlight=False, soft_wrap=True)
     out = args.output or (None if args.layer else f"{Path(args.model).stem}.choices.toml")
     if out:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -30,12 +31,18 @@ START_ATTEMPTS = 3               # consecutive failed starts before queued jobs 
 
 
 def _worker_main(conn: Connection, initializer: Callable[[], None] | None) -> None:
-    """Worker process: warm up, say ready, then run jobs until told to stop (None)."""
+    """Worker process: warm up, say ready, then run jobs until told to stop (None).  Ctrl-C
+    at the terminal reaches the whole process group: the parent decides, and kills the
+    workers it no longer wants."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
     conn.send(READY)
     while True:
-        msg = conn.recv()
+        try:
+            msg = conn.recv()
+        except EOFError:                 # the parent is gone (it was stopped): so are we
+            return
         if msg is None:
             return
         fn, arg = msg

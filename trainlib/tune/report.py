@@ -2,48 +2,44 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-
+from traces.term import Column, Tabular
 from trainlib.tune.tuner import Tuning
 
 
-def steps_table(t: Tuning, title: str) -> Table:
+def steps_table(t: Tuning, title: str) -> Tabular:
     """One row per step: the winner, its figures, the default kernel, the runner-up, why."""
-    tab = Table(title=title)
-    for col in ("layer", "step", "tiling", "kernel", "cycles", "MAC/cyc", "default",
-                "speed-up", "runner-up", "why the winner wins"):
-        tab.add_column(col, justify="right" if col in ("cycles", "MAC/cyc", "default",
-                                                        "speed-up") else "left",
-                       overflow="fold")
+    tab = Tabular(title, [Column("layer", key=True), Column("step", key=True),
+                          Column("tiling"), Column("kernel"), Column("cycles", number=True),
+                          Column("MAC/cyc", number=True, digits=2), Column("default"),
+                          Column("speed-up"), Column("runner-up"),
+                          Column("why the winner wins")])
     for s in t.steps:
         w = s.winner
         if w is None or w.result is None:
-            tab.add_row(s.layer, s.step, "-", "-", "-", "-", "-", "-", "-",
-                        f"[red]{s.error}[/red]")
+            tab.add(s.layer, s.step, "-", "-", None, None, "-", "-", "-", s.error)
             continue
         d, r = s.default, s.runner_up
         dflt = (f"{d.cycles:,} ({d.kernel})" if d is not None and d.result is not None
                 and d.result.ok else "-")
         ru = f"{r.label} +{r.cycles / w.cycles - 1:.1%}" if r is not None else "-"
         ex = s.explanation()
-        tab.add_row(s.layer, s.step, w.option.describe(), w.kernel, f"{w.cycles:,}",
-                    f"{w.result.mac_per_cycle:.2f}", dflt,
-                    f"{s.speedup:.2f}x" if s.speedup else "-", ru,
-                    ex.text() if ex is not None else "-")
+        tab.add(s.layer, s.step, w.option.describe(), w.kernel, w.cycles,
+                w.result.mac_per_cycle, dflt, f"{s.speedup:.2f}x" if s.speedup else "-", ru,
+                ex.text() if ex is not None else "-")
     return tab
 
 
-def failures_table(t: Tuning) -> Table | None:
+def failures_table(t: Tuning) -> Tabular | None:
     """Candidates that ran and were rejected (wrong, failed, time-out, crashed), or None."""
     rows = [(s, c) for s in t.steps for c in s.failures]
     if not rows:
         return None
-    tab = Table(title="rejected candidates (never chosen)")
-    for col in ("layer", "step", "candidate", "status", "why"):
-        tab.add_column(col, overflow="fold")
+    tab = Tabular("rejected candidates (never chosen)",
+                  [Column("layer", key=True), Column("step", key=True), Column("candidate"),
+                   Column("status"), Column("why")])
     for s, c in rows:
         assert c.result is not None
-        tab.add_row(s.layer, s.step, c.label, c.result.status, c.result.message)
+        tab.add(s.layer, s.step, c.label, c.result.status, c.result.message)
     return tab
 
 
