@@ -51,6 +51,7 @@ class ClusterConfig:
     fpu_latency: int = 0
     fpu_other_latency: int = 0
     fdiv_latency: int = 14
+    fpu_issue: str = "one_outstanding"
     misaligned_penalty: int = 1
     misaligned: str = "support"
     fs_reset: int = 3
@@ -104,6 +105,9 @@ class ClusterConfig:
                               f"got {self.conflict_policy!r}")
         if self.misaligned not in ("support", "fault"):
             raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
+        if self.fpu_issue not in ("one_outstanding", "pipelined"):
+            raise ConfigError(f"fpu_issue must be one_outstanding or pipelined, got "
+                              f"{self.fpu_issue!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
         if self.stack_in not in ("tcdm", "l2"):
@@ -173,7 +177,17 @@ class ClusterConfig:
         k[L.K_CLUSTER_ID] = self.cluster_id
         k[L.K_TCDM_BASE] = self.tcdm_base
         k[L.K_TCDM_SIZE] = self.tcdm_size
+        k[L.K_FPU_ONE_OUT] = int(self.fpu_issue == "one_outstanding")
         return k
+
+    @property
+    def fp_in_loop(self) -> bool:
+        """Must the engine's loop execute every FP operation itself (translated code leaves
+        them to it)?  A shared FPU is arbitrated, and with one operation outstanding and a
+        result latency each FP operation occupies the FPU past its issue cycle."""
+        return self.fpu_sharing != "private" or (
+            self.fpu_issue == "one_outstanding"
+            and (self.fpu_latency > 0 or self.fpu_other_latency > 0))
 
 
 FIELD_DOCS: dict[str, str] = {
@@ -199,6 +213,9 @@ FIELD_DOCS: dict[str, str] = {
     "mulh_cycles": "cycles of mulh/mulhsu/mulhu (structural, blocks issue)",
     "fpu_latency": "FPU_ADDMUL_LAT: extra result latency of fadd/fsub/fmul/fmadd family",
     "fpu_other_latency": "FPU_OTHERS_LAT: extra latency of FP compare/convert/classify/min/max",
+    "fpu_issue": "one_outstanding (CV32E40P: while an FP operation is outstanding only non-FP "
+                 "instructions issue, and none writing its destination) or pipelined (GVSoC: "
+                 "a new FP operation every cycle, only a use of a result waits)",
     "fdiv_latency": "cycles of fdiv.s / fsqrt.s (iterative unit; RTL up to 19, GVSoC 14)",
     "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
     "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",

@@ -708,7 +708,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         if CS[U(cb + L.CS_GRANTED)] == 0:
             return found, may_run, after_round, 0
         entry = code[U(CS[U(cb + L.CS_PARK_SLOT)] * L.NF + L.F_TX)]
-        if entry < 0:
+        if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
             return found, may_run, after_round, 0
         c = found
         t = CS[U(cb + L.CS_T)]
@@ -748,6 +748,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     tcdm_base = CFG[U(L.K_TCDM_BASE)]
     tcdm_size = CFG[U(L.K_TCDM_SIZE)]
     fpu_shared = CFG[U(L.K_FPU_SHARED)] != 0
+    # CV32E40P: one FP operation outstanding; it occupies the FPU when it has a latency
+    fpu_one = CFG[U(L.K_FPU_ONE_OUT)] != 0
+    fpu_occupy = fpu_one and (CFG[U(L.K_FPU_LAT)] > 0 or CFG[U(L.K_FPU_OTHER_LAT)] > 0)
     tracing = CFG[U(L.K_TRACE)] != 0
     tr_limit = TR.size // L.TRW - TRACE_HEADROOM
     nregions = regions.size // L.RGW
@@ -911,7 +914,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     break
             k = slot * L.NF
             # (translated code does not write the event log)
-            if translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0:
+            # (nor while an FP operation is outstanding: translated code does not wait for it)
+            if (translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0
+                    and CS[U(cb + L.CS_FPUBUSY)] <= t):
                 e, retired = run_translated(translated, exits, code[U(k + L.F_TX)], c, t,
                                             max_cycles, pb, granted, horizon, instret, CS, CL)
                 t = CS[U(cb + L.CS_T)]
@@ -951,6 +956,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
                 s = CS[U(cb + L.CS_FPUBUSY)]
                 reason = L.C_FPU_STRUCT
+            elif (fpu_one and wd == CS[U(cb + L.CS_FPU_WD)]
+                  and CS[U(cb + L.CS_FPUBUSY)] > s):
+                # CV32E40P: no write to the outstanding FP operation's destination (WAW)
+                s = CS[U(cb + L.CS_FPUBUSY)]
+                reason = L.C_FPU_DEP
             if s > t:
                 # charged in place: the inlined charge() (its extra checks) measured 7 % slower here
                 CAT[U(c * L.NCAT + reason)] += s - t
@@ -1209,10 +1219,14 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         granted = 0
                         if fpu_shared and cls >= L.TC_FDIV:
                             CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
-                        if cls >= L.TC_FDIV and not fpu_shared:
-                            # a private FPU's iterative divider blocks it; the shared divider of
-                            # gvsoc4 is a unit apart from the core's adder/multiplier
+                        if (cls >= L.TC_FDIV and not fpu_shared) or (cls < L.TC_FDIV
+                                                                      and fpu_occupy):
+                            # a private FPU's iterative divider blocks it (the shared divider
+                            # of gvsoc4 is a unit apart from the core's adder/multiplier); with
+                            # one operation outstanding (CV32E40P) every FP operation holds
+                            # the FPU until its result is written
                             CS[U(cb + L.CS_FPUBUSY)] = s + (rl >> L.RDY_SHIFT)
+                            CS[U(cb + L.CS_FPU_WD)] = wd if wd != L.R_SINK else -1
                 if trap < 0:
                     done = False
                     if rm == 0 and op >= O.OP_FMADD_S and op <= O.OP_FMUL_S:

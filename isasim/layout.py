@@ -90,6 +90,7 @@ CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the gu
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
 CS_LOST = 91        # bank arbitrations lost at the current park, not yet charged (charge_lost)
+CS_FPU_WD = 95      # the register the outstanding FP operation writes (until CS_FPUBUSY)
 NCS = 96
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
@@ -128,6 +129,8 @@ RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
 # set by a debugger or an exact tohost exit (isasim.runcontrol): the cycle limit pauses the run
 # (every core held just past it, resumable) instead of ending it with a time-out
 K_PAUSE = 33
+# (numbered from the top of the array down)
+K_FPU_ONE_OUT = 39    # 1: one FP operation outstanding at a time (CV32E40P), 0: pipelined
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2

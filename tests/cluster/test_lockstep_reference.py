@@ -30,6 +30,9 @@ rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
   a), every core resumes at a + ``barrier_req_latency`` + ``barrier_wakeup_latency`` (6 + 2),
   its sleep charged ``barrier``;
 * a hardware loop (``lp.setupi``) costs its set-up instruction and nothing at the back edge;
+* an FP add's result is ready ``1 + fpu_latency`` cycles after it issues; with a latency, one
+  FP operation is outstanding at a time (the manual's floating-point rows): the core's next
+  FP instruction waits for the result (``fpu_struct``), other instructions do not;
 * every core runs the same straight-line body of loads, stores and ALU instructions over
   words ``k * hartid + offset``, so cores meet on banks in many patterns.
 
@@ -159,12 +162,13 @@ l2_scratch: .zero 4
 
 
 def reference(body: list[tuple], cores: int, k: int, policy: str,
-              shared_fpus: bool = False) -> dict[str, np.ndarray]:
+              shared_fpus: bool = False, fpu_lat: int = 0) -> dict[str, np.ndarray]:
     """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0.
 
     With ``shared_fpus`` (gvsoc4) core c's fadd.s asks FPU c % 4, which serves one operation a
     cycle, arbitrated like a bank (round robin when the TCDM has no conflicts); a lost cycle is
-    ``fpu_struct``.  A private FPU never waits: its result is ready the next cycle.
+    ``fpu_struct``.  An fadd's result is ready ``1 + fpu_lat`` cycles after it issues, and
+    the core's FPU is busy until then.
     """
     T = [0] * cores                        # the cycle each core's next instruction may issue
     ready = [dict() for _ in range(cores)]  # register -> (cycle it is ready, why it is late)
@@ -227,7 +231,8 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
         elif op == "mul":
             ready[c][rd] = (t + 1, "muldiv")
         elif op == "fadd":
-            ready[c]["f" + rd] = (t + 1, "fpu_dep")
+            ready[c]["f" + rd] = (t + 1 + fpu_lat, "fpu_dep")
+            fpu_busy[c] = t + 1 + fpu_lat
         elif op == "fdiv":
             ready[c]["f" + rd] = (t + FDIV_LAT, "fpu_dep")
             if shared_fpus:
@@ -340,3 +345,25 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     for name in ("fpu_dep", "ext_mem", "muldiv", "branch", "jump", "barrier"):
         assert r.category(name).tolist() == ref[name].tolist(), name
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
+
+
+@pytest.mark.parametrize("fpus", ["private", "gvsoc4"])
+@pytest.mark.parametrize("seed", range(6))
+def test_one_outstanding_fp_operation_times_as_the_reference(seed, fpus):
+    """With FPU_ADDMUL_LAT = 2 every fadd holds its core's FPU for 3 cycles (CV32E40P, the
+    pulp-open default fpu_issue): cores issuing FP operations back to back wait in
+    ``fpu_struct`` as the reference says, on top of the shared units' arbitration."""
+    rng = np.random.default_rng(100 + seed)
+    cores = int(rng.choice([2, 3, 5, 8]))
+    k = int(rng.choice([0, 1, 4, 8]))
+    body = random_body(rng, 60, fp=True, dma=seed % 2 == 0, barriers=seed % 3)
+    r, m = run_asm(source(body, k, cores), cores=cores, fpu_sharing=fpus, fpu_latency=2)
+    assert r.status == "exited"
+    ref = reference(dynamic(body), cores, k, "round_robin", shared_fpus=fpus == "gvsoc4",
+                    fpu_lat=2)
+    start = m.reg(0, "s10") + 1
+    assert [m.reg(c, "s11") - start for c in range(cores)] == ref["end"].tolist()
+    assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()
+    for name in ("fpu_dep", "load_use", "tcdm_conflict"):
+        assert r.category(name).tolist() == ref["tcdm" if name == "tcdm_conflict"
+                                                else name].tolist(), name

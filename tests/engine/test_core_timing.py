@@ -127,3 +127,57 @@ def test_misaligned_word_costs_one_cycle():
     """A word at an address 2 mod 4 is two accesses: +1 (misaligned)."""
     assert stalls("    lw t0, 2(s0)\n    nop\n") == only(misaligned=1)
     assert stalls("    lw t0, 2(s0)\n    nop\n", misaligned_penalty=0) == only()
+
+
+def fpu_waits(body: str, config: str = "pulp-open", **overrides) -> tuple[int, int]:
+    """Core 0's (fpu_struct, fpu_dep) cycles for HEAD + body + EXIT on one core."""
+    r, _ = run_asm(HEAD + body + EXIT + DATA, config, cores=1, **overrides)
+    assert r.status == "exited"
+    return int(r.category("fpu_struct")[0]), int(r.category("fpu_dep")[0])
+
+
+INDEPENDENT_FADDS = ("    fmv.w.x ft0, zero\n    fadd.s ft1, ft0, ft0\n    fadd.s ft2, ft0, ft0\n"
+                     "    addi t0, zero, 1\n    fadd.s ft3, ft0, ft0\n")
+
+
+@pytest.mark.parametrize(("config", "overrides", "expected"), [
+    ("pulp-open", {"fpu_latency": 2}, (3, 0)),
+    ("pulp-open", {}, (0, 0)),
+    ("gvsoc-2022", {"fpu_latency": 2}, (0, 0)),
+    ("pulp-open", {"fpu_latency": 2, "fpu_issue": "pipelined"}, (0, 0)),
+])
+def test_one_fp_operation_outstanding_holds_back_only_fp_instructions(config, overrides,
+                                                                      expected):
+    """CV32E40P manual (pipeline.rst, "Cycle counts per instruction type", floating-point
+    rows): while an FP operation is outstanding the core executes following instructions only
+    if they are not FPU ones.  With FPU_ADDMUL_LAT = 2 the first fadd (issued at cycle 1, after
+    fmv.w.x at 0) is outstanding until 1 + 1 + 2 = 4, so the independent second fadd, ready to
+    issue at 2, waits 2 cycles (fpu_struct) and issues at 4, outstanding until 7; the addi
+    issues at 5 regardless, the third fadd is ready at 6 and waits 1: 3 cycles.  With latency 0
+    nothing is outstanding past the issue cycle; GVSoC (gvsoc-2022, fpu_issue "pipelined")
+    takes a new FP operation every cycle: no wait either way."""
+    assert fpu_waits(INDEPENDENT_FADDS, config, **overrides) == expected
+
+
+@pytest.mark.parametrize(("config", "overrides", "expected"), [
+    ("pulp-open", {"fpu_latency": 2}, (0, 2)),
+    ("gvsoc-2022", {"fpu_latency": 2}, (0, 0)),
+])
+def test_a_write_to_the_outstanding_fp_destination_waits(config, overrides, expected):
+    """The same rule: no write-after-write on the outstanding FP operation's destination.  The
+    fadd issues at 1 with ft1 due at 4; flw ft1, ready at 2, waits 2 cycles (fpu_dep, a data
+    hazard) in pulp-open; GVSoC has no such check."""
+    body = "    fmv.w.x ft0, zero\n    fadd.s ft1, ft0, ft0\n    flw ft1, 0(s0)\n"
+    assert fpu_waits(body, config, **overrides) == expected
+
+
+@pytest.mark.parametrize(("config", "lat"), [("pulp-open", 14), ("gvsoc-2022", 9)])
+def test_the_divider_occupies_the_fpu_and_its_destination(config, lat):
+    """fdiv.s is outstanding for fdiv_latency cycles (the manual's iterative unit, 1..19): an
+    independent fadd right after it waits fdiv_latency - 1 cycles (fpu_struct) in both presets
+    (the private divider blocks the FPU); a flw writing fdiv's destination waits as long in
+    pulp-open (the manual's write-after-write rule, fpu_dep) and not at all in gvsoc-2022."""
+    head = "    li t0, 0x40000000\n    fmv.w.x ft0, t0\n    fdiv.s ft1, ft0, ft0\n"
+    assert fpu_waits(head + "    fadd.s ft2, ft0, ft0\n", config) == (lat - 1, 0)
+    waw = lat - 1 if config == "pulp-open" else 0
+    assert fpu_waits(head + "    flw ft1, 0(s0)\n", config) == (0, waw)
