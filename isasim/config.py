@@ -54,6 +54,10 @@ class ClusterConfig:
     fpu_issue: str = "one_outstanding"
     misaligned_penalty: int = 1
     misaligned: str = "support"
+    misaligned_split: str = "word_crossing"
+    unaligned_target_penalty: int = 1
+    fence_i_penalty: int = 1
+    csr_slow_cycles: int = 4
     fs_reset: int = 3
     # cluster (gvsoc-pulp pulp_open, pcer_v2.h)
     conflict_policy: str = "round_robin"
@@ -108,6 +112,9 @@ class ClusterConfig:
         if self.fpu_issue not in ("one_outstanding", "pipelined"):
             raise ConfigError(f"fpu_issue must be one_outstanding or pipelined, got "
                               f"{self.fpu_issue!r}")
+        if self.misaligned_split not in ("word_crossing", "any"):
+            raise ConfigError(f"misaligned_split must be word_crossing or any, got "
+                              f"{self.misaligned_split!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
         if self.stack_in not in ("tcdm", "l2"):
@@ -123,10 +130,11 @@ class ClusterConfig:
         for name in ("branch_penalty", "jump_penalty", "jalr_dep_penalty", "load_latency",
                      "mul_latency", "fpu_latency", "fpu_other_latency", "l2_latency",
                      "l2_store_latency", "barrier_req_latency", "barrier_wakeup_latency",
-                     "misaligned_penalty", "dma_setup_cycles"):
+                     "misaligned_penalty", "dma_setup_cycles", "unaligned_target_penalty",
+                     "fence_i_penalty"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
-        for name in ("mulh_cycles", "fdiv_latency"):
+        for name in ("mulh_cycles", "fdiv_latency", "csr_slow_cycles"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
         if self.barrier_req_latency + self.barrier_wakeup_latency < 1:
@@ -178,6 +186,10 @@ class ClusterConfig:
         k[L.K_TCDM_BASE] = self.tcdm_base
         k[L.K_TCDM_SIZE] = self.tcdm_size
         k[L.K_FPU_ONE_OUT] = int(self.fpu_issue == "one_outstanding")
+        k[L.K_UNALIGNED_TGT] = self.unaligned_target_penalty
+        k[L.K_FENCE_I_PEN] = self.fence_i_penalty
+        k[L.K_CSR_SLOW] = self.csr_slow_cycles
+        k[L.K_MIS_CROSSING] = int(self.misaligned_split == "word_crossing")
         return k
 
     @property
@@ -219,6 +231,13 @@ FIELD_DOCS: dict[str, str] = {
     "fdiv_latency": "cycles of fdiv.s / fsqrt.s (iterative unit; RTL up to 19, GVSoC 14)",
     "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
     "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
+    "misaligned_split": "word_crossing (RTL: only a word, or a half-word crossing a word, is two "
+                        "transactions) or any (GVSoC: every misaligned access pays the penalty)",
+    "unaligned_target_penalty": "extra cycles of a jump or taken branch (fence.i too) to a 32-bit "
+                                "instruction that is not word-aligned",
+    "fence_i_penalty": "extra cycles of fence.i (CV32E40P: a jump to the next instruction, 2 in all)",
+    "csr_slow_cycles": "cycles of an access to mstatus, mepc, mtvec, mcause, mcycle, minstret, "
+                       "mhpmcounter*, mcountinhibit, mhpmevent*, dcsr, dpc, dscratch* (CV32E40P: 4)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
     "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",

@@ -165,6 +165,27 @@ def read_word(regions, mem8, mem16, mem32, addr):
 
 
 @compiled
+def unaligned_target_penalty(regions, mem16, CFG, pc):
+    """Extra cycles of a jump or taken branch to ``pc`` (``pc & 2`` set): CV32E40P takes one
+    more when the target is a 32-bit instruction that is not word-aligned (its two halves come
+    from two fetches; pipeline.rst, "Cycle counts per instruction type")."""
+    off, kind = translate(regions, pc, 2)
+    if off < 0 or kind == L.RK_PERIPH or mem16[U(off >> 1)] & 3 != 3:
+        return 0
+    return CFG[U(L.K_UNALIGNED_TGT)]
+
+
+@compiled(inline=True)
+def slow_csr(csr):
+    """One of the CSRs CV32E40P takes 4 cycles to access (pipeline.rst, "Cycle counts per
+    instruction type"): mstatus, mtvec, mcountinhibit, mhpmevent*, mepc, mcause, mcycle,
+    minstret, mhpmcounter*, their high halves, dcsr, dpc, dscratch0/1."""
+    return (csr == 0x300 or csr == 0x305 or csr == 0x320 or csr == 0x341 or csr == 0x342
+            or 0x323 <= csr <= 0x33F or (0xB00 <= csr <= 0xB1F and csr != 0xB01)
+            or (0xB80 <= csr <= 0xB9F and csr != 0xB81) or 0x7B0 <= csr <= 0x7B3)
+
+
+@compiled
 def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions, mem8, mem16,
                 mem32):
     """Hardware loops, CSRs (completed by Python), fences, mret, ecall, ebreak, wfi, illegal.
@@ -209,8 +230,16 @@ def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions
         CS[U(cb + L.CS_CSR_PEND)] = L.CSR_NONE
         if pend == L.CSR_ILLEGAL:
             return 0, npc, 0, 0, L.CAUSE_ILLEGAL, word, 0
-        return CS[U(cb + L.CS_CSR_VAL)], npc, 0, 0, -1, 0, 0
-    if op == O.OP_FENCE or op == O.OP_FENCE_I:
+        # the slow CSRs make the controller flush the pipeline, as a jump does
+        pen = CFG[U(L.K_CSR_SLOW)] - 1 if slow_csr(imm & 0xFFF) else 0
+        return CS[U(cb + L.CS_CSR_VAL)], npc, pen, L.C_JUMP, -1, 0, 0
+    if op == O.OP_FENCE_I:
+        # CV32E40P: a jump to the next instruction (which flushes the prefetch buffer)
+        pen = CFG[U(L.K_FENCE_I_PEN)]
+        if npc & 2 and pen != 0:
+            pen += unaligned_target_penalty(regions, mem16, CFG, npc)
+        return 0, npc, pen, L.C_JUMP, -1, 0, 0
+    if op == O.OP_FENCE:
         return 0, npc, 0, 0, -1, 0, 0
     if op == O.OP_MRET:
         ms = CS[U(cb + L.CS_MSTATUS)]
@@ -750,6 +779,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     fpu_shared = CFG[U(L.K_FPU_SHARED)] != 0
     # CV32E40P: one FP operation outstanding; it occupies the FPU when it has a latency
     fpu_one = CFG[U(L.K_FPU_ONE_OUT)] != 0
+    crossing_only = CFG[U(L.K_MIS_CROSSING)] != 0   # only an access crossing a word is split
     fpu_occupy = fpu_one and (CFG[U(L.K_FPU_LAT)] > 0 or CFG[U(L.K_FPU_OTHER_LAT)] > 0)
     tracing = CFG[U(L.K_TRACE)] != 0
     tr_limit = TR.size // L.TRW - TRACE_HEADROOM
@@ -1058,6 +1088,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         tval = ea
                         break
                     bank = (ea >> 2) & nbanks_mask
+                    if mis != 0 and crossing_only and (ea & 3) + size <= 4:
+                        mis = 0    # the RTL's one bus transaction reads it (no extra cycle)
                     if mis != 0 and CS[U(cb + L.CS_SECOND_HALF)] != 0:
                         CS[U(cb + L.CS_SECOND_HALF)] = 0   # a round granted its second half
                     elif mis != 0:
@@ -1152,12 +1184,16 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         pen = branch_pen
                         pcat = L.C_BRANCH
                         CS[U(cb + L.CS_TAKEN)] += 1
+                        if npc & 2:
+                            pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_JAL:
                     res = npc
                     npc = (pc + imm) & M32
                     nlink = code[U(k + L.F_TGT)]
                     pen = jump_pen
                     pcat = L.C_JUMP
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_JALR:
                     res = npc
                     npc = (a + imm) & 0xFFFFFFFE
@@ -1168,6 +1204,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         pen += CFG[U(L.K_JALR_DEP)]
                         CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
                     pcat = L.C_JUMP
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_ILLEGAL:
                     trap = L.CAUSE_ILLEGAL
                     tval = code[U(k + L.F_WORD)] & M32
@@ -1182,6 +1220,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     pen = branch_pen
                     pcat = L.C_BRANCH
                     CS[U(cb + L.CS_TAKEN)] += 1
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
             elif (is_fp or (op >= O.OP_MULH and op <= O.OP_REMU)
                   or (op >= O.OP_MAC and op <= O.OP_MACHHURN)
                   or (op >= simd.FIRST and op <= simd.LAST)):

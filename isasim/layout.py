@@ -131,6 +131,10 @@ RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
 K_PAUSE = 33
 # (numbered from the top of the array down)
 K_FPU_ONE_OUT = 39    # 1: one FP operation outstanding at a time (CV32E40P), 0: pipelined
+K_UNALIGNED_TGT = 38  # extra cycles of a jump / taken branch to a non-word-aligned 32-bit target
+K_FENCE_I_PEN = 37    # extra cycles of fence.i
+K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
+K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2

@@ -257,6 +257,9 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
     back edge).  A run may also be entered at each of its loads (see ``entry_points``).
     """
     kinds = [_kind(rec, fpu_shared) for rec in code]
+    for s, rec in enumerate(code):
+        if kinds[s] == "end" and (slot_pc[s] + int(rec[L.F_IMM])) & 2:
+            kinds[s] = None    # its target may cost the loop's unaligned-target cycle
     slot_at = {pc: s for s, pc in enumerate(slot_pc)}
     leaders = {s for s in entries if 0 <= s < len(kinds)}
     for s, rec in enumerate(code):
