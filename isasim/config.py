@@ -235,9 +235,11 @@ FIELD_DOCS: dict[str, str] = {
                         "transactions) or any (GVSoC: every misaligned access pays the penalty)",
     "unaligned_target_penalty": "extra cycles of a jump or taken branch (fence.i too) to a 32-bit "
                                 "instruction that is not word-aligned",
-    "fence_i_penalty": "extra cycles of fence.i (CV32E40P: a jump to the next instruction, 2 in all)",
+    "fence_i_penalty": "extra cycles of fence.i (CV32E40P: a jump to the next instruction, 2 in "
+                       "all)",
     "csr_slow_cycles": "cycles of an access to mstatus, mepc, mtvec, mcause, mcycle, minstret, "
-                       "mhpmcounter*, mcountinhibit, mhpmevent*, dcsr, dpc, dscratch* (CV32E40P: 4)",
+                       "mhpmcounter*, mcountinhibit, mhpmevent*, dcsr, dpc, dscratch* "
+                       "(CV32E40P: 4)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
     "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",

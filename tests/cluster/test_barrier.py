@@ -70,8 +70,9 @@ def test_skewed_arrivals_leave_together_after_request_and_wakeup_latency(req, wa
 @pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
 def test_cores_arriving_in_the_same_cycle_leave_together(policy):
     """No skew: all 8 cores issue their p.elw in cycle 14 (after the 4-cycle csrr at 10) and
-    every one resumes at 14 + 6 + 2 = 22, having slept 7 cycles.  Regression: the loop handles same-cycle arrivals one after the
-    other, and the 7 cores handled before the last one woke a cycle late."""
+    every one resumes at 14 + 6 + 2 = 22, having slept 7 cycles.  Regression: the loop handles
+    same-cycle arrivals one after the other, and the 7 cores handled before the last one woke a
+    cycle late."""
     r, _ = run_asm(skewed_barrier(skew=0), conflict_policy=policy)
     assert r.x[:, 18].tolist() == [10] * 8
     assert r.x[:, 19].tolist() == [22] * 8
