@@ -20,6 +20,10 @@ from isasim import layout as L
 KiB = 1024
 
 
+# TCDM arbitration policies, in the order of layout.POLICY_*
+POLICIES = ("round_robin", "fifo", "none", "rr_arb_tree")
+
+
 class ConfigError(ValueError):
     """A configuration file or value that cannot be used."""
 
@@ -104,8 +108,8 @@ class ClusterConfig:
             raise ConfigError(f"cores must be 1..8, got {self.cores}")
         if self.xpulp not in ("xpulpv2", "corev", "none"):
             raise ConfigError(f"xpulp must be xpulpv2, corev or none, got {self.xpulp!r}")
-        if self.conflict_policy not in ("round_robin", "fifo", "none"):
-            raise ConfigError(f"conflict_policy must be round_robin, fifo or none, "
+        if self.conflict_policy not in POLICIES:
+            raise ConfigError(f"conflict_policy must be one of {', '.join(POLICIES)}, "
                               f"got {self.conflict_policy!r}")
         if self.misaligned not in ("support", "fault"):
             raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
@@ -169,7 +173,7 @@ class ClusterConfig:
         k[L.K_EXT_LAT] = self.l2_latency
         k[L.K_EXT_ST_LAT] = self.l2_store_latency
         k[L.K_NBANKS] = self.tcdm_banks
-        k[L.K_POLICY] = ("round_robin", "fifo", "none").index(self.conflict_policy)
+        k[L.K_POLICY] = POLICIES.index(self.conflict_policy)
         k[L.K_TOHOST] = tohost
         k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(self.xpulp)
         k[L.K_SIMDEV] = self.simdev_base
@@ -241,7 +245,8 @@ FIELD_DOCS: dict[str, str] = {
                        "mhpmcounter*, mcountinhibit, mhpmevent*, dcsr, dpc, dscratch* "
                        "(CV32E40P: 4)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
-    "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
+    "conflict_policy": "TCDM bank arbitration: round_robin (past each winner), rr_arb_tree (the "
+                       "RTL's tree arbiter), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",
     "l2_store_latency": "extra cycles of a store to L2 / external memory (ext_mem)",
     "barrier_req_latency": "event-unit request latency of every p.elw wait: barrier, DMA or "

@@ -355,11 +355,17 @@ def lowest_set_bit(typingctx, x):
 
 
 @compiled(inline=True)
-def rr_before(x, w, rr):
-    """Does requester x come before w in round-robin order starting at rr (0 <= rr <= NREQ)?
+def rr_before(x, w, rr, policy):
+    """Does requester x come before w in the arbiter's order for pointer rr?
 
+    Round robin: the order starting at rr (0 <= rr <= NREQ).  rr_arb_tree (common_cells): each
+    node of the binary tree over the requester indices takes its right subtree when both ask and
+    the pointer's bit of that level is set, so of two requesters the one whose index agrees with
+    rr on their highest differing bit wins: the lower ``index ^ rr``.
     Written without ``%``: Python's modulo of a signed value compiles to a multiply and fix-ups.
     """
+    if policy == L.POLICY_RR_ARB_TREE:
+        return (x ^ rr) < (w ^ rr)
     dx = x - rr
     if dx < 0:
         dx += L.NREQ
@@ -367,6 +373,17 @@ def rr_before(x, w, rr):
     if dw < 0:
         dw += L.NREQ
     return dx < dw
+
+
+@compiled(inline=True)
+def pointer_after_grant(c, policy, rr, asked):
+    """The bank pointer after a round in which requesters ``asked`` (a bit mask) asked and
+    requester c won.  Round robin moves past the winner; rr_arb_tree (FairArb) moves to the
+    first requester after the pointer, wrapping to the lowest (which may be the winner again)."""
+    if policy != L.POLICY_RR_ARB_TREE:
+        return c + 1
+    upper = asked & ~((2 << rr) - 1)
+    return lowest_set_bit(upper if upper != 0 else asked)
 
 
 @compiled(inline=True)
@@ -549,10 +566,12 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         w = CL[U(win)] - stamp
         if w < 0:
             CL[U(win)] = stamp + i
+            CL[U(L.L_BANK_ASKED + res)] = 1 << i
         else:
+            CL[U(L.L_BANK_ASKED + res)] |= 1 << i
             if policy != L.POLICY_FIFO:
                 rr = CL[U(L.L_BANK_RR + res)]
-                if rr_before(i, w, rr):
+                if rr_before(i, w, rr, policy):
                     CL[U(win)] = stamp + i
             elif CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
                 CL[U(win)] = stamp + i   # FIFO: the older request wins
@@ -566,13 +585,18 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         # port comes before the bank's core claimant in the rotation; a beat that cannot take
         # both leaves every claim as it was (a core it would have displaced keeps its bank)
         ok = True
-        if policy == L.POLICY_ROUND_ROBIN:
-            for k in range(2):
-                bank = dbank0 if k == 0 else dbank1
-                if bank >= 0:
-                    w = CL[U(L.L_BANK_WIN + bank)] - stamp
-                    if w >= 0 and not rr_before(L.DMA_PORT0 + k, w, CL[U(L.L_BANK_RR + bank)]):
-                        ok = False
+        rr_like = policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_RR_ARB_TREE
+        for k in range(2):
+            bank = dbank0 if k == 0 else dbank1
+            if bank >= 0:
+                w = CL[U(L.L_BANK_WIN + bank)] - stamp
+                # the port asks the bank whether it takes it or not
+                port = 1 << (L.DMA_PORT0 + k)
+                CL[U(L.L_BANK_ASKED + bank)] = (CL[U(L.L_BANK_ASKED + bank)] | port
+                                                if w >= 0 else port)
+                if rr_like and w >= 0 and not rr_before(L.DMA_PORT0 + k, w,
+                                                        CL[U(L.L_BANK_RR + bank)], policy):
+                    ok = False
         if ok:
             if policy != L.POLICY_NONE:
                 # (FIFO: the DMA's request is never younger than a core's)
@@ -580,10 +604,13 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 if dbank1 >= 0:
                     CL[U(L.L_BANK_WIN + dbank1)] = stamp + L.DMA_PORT0 + 1
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
-            if policy == L.POLICY_ROUND_ROBIN:
-                CL[U(L.L_BANK_RR + dbank0)] = L.DMA_PORT0 + 1
-                if dbank1 >= 0:
-                    CL[U(L.L_BANK_RR + dbank1)] = L.DMA_PORT0 + 2
+            if rr_like:
+                for k in range(2):
+                    bank = dbank0 if k == 0 else dbank1
+                    if bank >= 0:
+                        CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(
+                            L.DMA_PORT0 + k, policy, CL[U(L.L_BANK_RR + bank)],
+                            CL[U(L.L_BANK_ASKED + bank)])
         else:
             CL[U(D.DMA_NEXT_T)] = tmin + 1
     # grant the winners, make the losers retry
@@ -604,7 +631,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if res >= 0 and (policy != L.POLICY_NONE or res >= L.RES_FPU):
             w = CL[U(L.L_BANK_WIN + res)] - stamp
             if w == i or w < 0:
-                CL[U(L.L_BANK_RR + res)] = i + 1
+                CL[U(L.L_BANK_RR + res)] = pointer_after_grant(
+                    i, policy, CL[U(L.L_BANK_RR + res)],
+                    CL[U(L.L_BANK_ASKED + res)] if w == i else 1 << i)
                 w = i
         if w == i:
             charge_lost(CS, CAT, PCS, CL, cap, i)
@@ -1027,6 +1056,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             break
                         if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
                             CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
+                        elif granted == 0 and policy == L.POLICY_RR_ARB_TREE:
+                            CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c   # alone: c
                         granted = 0
                         off = tcdm_off + dd
                         if shape == L.MEM_WORD_LOAD:
@@ -1099,8 +1130,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         s += CFG[U(L.K_MISALIGN_PEN)]
                         if rk == L.RK_TCDM and (ea & 3) + size > 4:
                             # the second half needs the next word's bank: arbitrated like any
-                            if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
-                                CL[U(L.L_BANK_RR + bank)] = c + 1
+                            if granted == 0 and (policy == L.POLICY_ROUND_ROBIN
+                                                 or policy == L.POLICY_RR_ARB_TREE):
+                                CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(c, policy, 0,
+                                                                                1 << c)
                             granted = 0
                             bank = (bank + 1) & nbanks_mask
                             if s > horizon or (s == horizon and policy != L.POLICY_NONE):
@@ -1109,8 +1142,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 CS[U(cb + L.CS_SECOND_HALF)] = 1
                                 break
                     if rk == L.RK_TCDM:
-                        if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
-                            CL[U(L.L_BANK_RR + bank)] = c + 1
+                        if granted == 0 and (policy == L.POLICY_ROUND_ROBIN
+                                             or policy == L.POLICY_RR_ARB_TREE):
+                            CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(c, policy, 0, 1 << c)
                         if kind == L.MEM_LOAD:
                             if mis == 0 and lsz == 2:
                                 res = np.int64(mem32[U(off >> 2)])
@@ -1255,7 +1289,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         if fpu_shared and granted == 0 and policy != L.POLICY_FIFO:
                             # uncontested: round robin moves past every core it grants
                             CL[U(L.L_BANK_RR + (L.RES_FDIV if cls >= L.TC_FDIV
-                                                else L.RES_FPU + (c & 3)))] = c + 1
+                                                else L.RES_FPU + (c & 3)))] = (
+                                pointer_after_grant(c, policy, 0, 1 << c))
                         granted = 0
                         if fpu_shared and cls >= L.TC_FDIV:
                             CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)

@@ -137,6 +137,7 @@ K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
 K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
+POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
@@ -157,6 +158,9 @@ L_RUNS = 3712
 RUN_RING = 16
 # a range [lo, hi) of addresses whose stores leave the loop (EV_WATCH; GDB watchpoints); hi = 0: off
 L_WATCH = 3968
+# (numbered from the top of the array down) per resource, the requesters (bit mask) of the
+# current round: rr_arb_tree's pointer update looks at all of them
+L_BANK_ASKED = 4032
 NCL = 4096
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration

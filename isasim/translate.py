@@ -533,6 +533,8 @@ class _Writer:
         self.leave(before + 1, issue, 2)
         self.emit(f"if {granted} == 0 and policy == {L.POLICY_ROUND_ROBIN}:")
         self.emit(f"st(CL, {L.L_BANK_RR} + {p}bank, c + 1)", 2)
+        self.emit(f"elif {granted} == 0 and policy == {L.POLICY_RR_ARB_TREE}:")
+        self.emit(f"st(CL, {L.L_BANK_RR} + {p}bank, c)", 2)
         self.retire(wd, "load_rl", issue, f"ld_word(TCDM + {p}dd)")
         self.emit(self.count(s))
         self.emit(f"{self.t} = {issue} + 1")

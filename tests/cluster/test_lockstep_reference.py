@@ -10,8 +10,11 @@ rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
 * an instruction issues when its sources are ready: an ALU result the next cycle, a loaded
   value one cycle later (load-use, charged ``load_use``);
 * a bank grants one request per cycle; round robin takes the first requester at or after the
-  bank's pointer, which moves past every core it grants; FIFO takes the oldest request (ties:
-  the lower core); each lost cycle is charged ``tcdm_conflict`` to the (core, bank);
+  bank's pointer, which moves past every core it grants; rr_arb_tree (common_cells
+  src/rr_arb_tree.sv, FairArb) takes the requester whose index agrees with the pointer on the
+  highest bit where the requesters differ (the lowest ``index ^ pointer``), and the pointer
+  moves to the first requester of the cycle after it, else the lowest; FIFO takes the oldest
+  request (ties: the lower core); each lost cycle is charged ``tcdm_conflict`` to the (core, bank);
 * a misaligned access costs one ``misaligned`` cycle: a word straddling two words is two
   requests, the first word's bank then (in the next cycle, arbitrated again) the next one's;
   a half-word inside one word is one request, issued at its grant (the RTL, pulp-open's
@@ -285,6 +288,20 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                        else (k * c + word + half[c]) % BANKS)
                 requests.setdefault(res, []).append(c)
         chosen: dict[int, list[int]] = {}
+        def order(res: int, who: int) -> int:
+            """The arbiter's rank of requester ``who`` for ``res`` (lower wins)."""
+            if policy == "rr_arb_tree":
+                return who ^ rr.get(res, 0)     # the tree: agree with the pointer's bits
+            return (who - rr.get(res, 0)) % L.NREQ
+
+        def pointer(res: int, winner: int, asked: list[int]) -> int:
+            """round robin: past the winner; rr_arb_tree: the first requester after the
+            pointer, else the lowest."""
+            if policy != "rr_arb_tree":
+                return winner + 1
+            after = [a for a in asked if a > rr.get(res, 0)]
+            return min(after or asked)
+
         for res, who in requests.items():
             rule = "round_robin" if res >= 32 and policy == "none" else policy
             if rule == "none":
@@ -292,25 +309,29 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
             elif rule == "fifo":
                 chosen[res] = [min(who, key=lambda c: (first[c], c))]
             else:
-                chosen[res] = [min(who, key=lambda c: (c - rr.get(res, 0)) % L.NREQ)]
+                chosen[res] = [min(who, key=lambda c: order(res, c))]
         taken: tuple[int, ...] = ()
+        dma_asked = dma["next"] == t
+        pairs: tuple = ()
         if dma["next"] == t:
             b0 = ((DMA_DST + dma["done"]) >> 2) % BANKS
             pairs = ((L.DMA_PORT0, b0), (L.DMA_PORT0 + 1, (b0 + 1) % BANKS))
-            if policy != "round_robin" or all(
-                    b not in chosen or (port - rr.get(b, 0)) % L.NREQ
-                    < (chosen[b][0] - rr.get(b, 0)) % L.NREQ for port, b in pairs):
+            rr_like = policy in ("round_robin", "rr_arb_tree")
+            if not rr_like or all(b not in chosen or order(b, port) < order(b, chosen[b][0])
+                                  for port, b in pairs):
                 if policy != "none":
                     taken = tuple(b for _, b in pairs)
-                if policy == "round_robin":
+                if rr_like:
                     for port, b in pairs:
-                        rr[b] = port + 1
+                        rr[b] = pointer(b, port, requests.get(b, []) + [port])
                 dma["done"] += 8
             dma["next"] = t + 1 if dma["done"] < DMA_LENGTH else -1
         for res, who in requests.items():
             winners = [] if res in taken else chosen[res]
-            if winners and (policy == "round_robin" or res >= 32 and policy == "none"):
-                rr[res] = winners[0] + 1
+            if winners and (policy in ("round_robin", "rr_arb_tree")
+                            or res >= 32 and policy == "none"):
+                ports = [p for p, b in pairs if b == res] if dma_asked else []
+                rr[res] = pointer(res, winners[0], who + ports)
             for c in who:
                 if c in winners:
                     execute(c, t)
@@ -328,7 +349,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
 
 @pytest.mark.parametrize("fpus", ["private", "gvsoc4"])
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("policy", ["round_robin", "fifo", "none"])
+@pytest.mark.parametrize("policy", ["round_robin", "fifo", "none", "rr_arb_tree"])
 def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpus):
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 3, 5, 8]))

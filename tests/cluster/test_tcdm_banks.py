@@ -263,3 +263,44 @@ def test_no_bank_serves_two_accesses_in_a_cycle_when_accesses_straddle_words(see
         accesses = sum(len(u) for c in range(cores) for u in uses[c])
         assert sum(users.values()) == accesses
         assert max(users.values()) == 1
+
+
+POINTER_PROBE = """
+    .text
+    .globl _start
+_start:
+    slli t2, a0, 2
+    la t3, first
+    add t3, t3, t2
+    lw t4, 0(t3)              # core c's address for load A (from L2: the same cycles on all)
+    lw t5, 16(t3)             # ... and for load B
+    nop
+    lw t1, 0(t4)              # A: core 3 alone on bank 0, cores 0-2 on banks 4-6
+    lw t1, 0(t5)              # B, the next cycle: cores 1 and 2 on bank 0, 0 and 3 on 8 and 9
+""" + EXIT + """
+    .data
+first: .word 0x10001010, 0x10001014, 0x10001018, 0x10001000
+second: .word 0x10001020, 0x10001000, 0x10001000, 0x10001024
+"""
+
+
+@pytest.mark.parametrize(("policy", "loser", "winner"), [
+    ("rr_arb_tree", 1, 2), ("round_robin", 2, 1), ("fifo", 2, 1)])
+def test_rr_arb_tree_picks_by_the_pointers_bits_and_moves_it_to_the_next_requester(
+        policy, loser, winner):
+    """4 cores run the same code; bank 0's pointer starts at 0.  In load A's cycle core 3 is
+    bank 0's only requester: rr_arb_tree (common_cells rr_arb_tree.sv, FairArb) moves the
+    pointer to the first requester after it, 3; round robin moves it past the winner, to 4.
+    In load B's cycle cores 1 and 2 ask for bank 0.  The tree's nodes take the right subtree
+    when both ask and the pointer's bit of that level is set: 1 = 0b01 and 2 = 0b10 first
+    differ in bit 1, where the pointer 3 = 0b11 has a 1, so core 2 (index ^ pointer = 1, less
+    than core 1's 2) wins and core 1 loses one cycle.  Round robin from 4 reaches core 1 first
+    (4, ..., 9, 0, 1), and FIFO takes the lower id of two requests of the same age: core 2
+    loses."""
+    r, _ = run_asm(POINTER_PROBE, cores=4, conflict_policy=policy)
+    assert r.status == "exited"
+    expected = [0, 0, 0, 0]
+    expected[loser] = 1
+    assert r.conflicts[:, 0].tolist() == expected
+    assert r.conflicts[:, 1:].sum() == 0
+    assert r.conflict_winners[loser, winner] == 1
