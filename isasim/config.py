@@ -64,7 +64,7 @@ class ClusterConfig:
     csr_slow_cycles: int = 4
     fs_reset: int = 3
     # cluster (gvsoc-pulp pulp_open, pcer_v2.h)
-    conflict_policy: str = "round_robin"
+    conflict_policy: str = "rr_arb_tree"
     l2_latency: int = 10
     l2_store_latency: int = 10
     barrier_req_latency: int = 6

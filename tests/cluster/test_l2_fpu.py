@@ -79,7 +79,8 @@ def test_gvsoc4_pairs_share_an_fpu_and_the_cluster_shares_one_divider(fdiv):
     * fpu_struct(c) = K - 1 + fdiv c for every core (core c + 4 waited one cycle less for the
       divider than it lost on the fadds); the TCDM conflict matrix stays empty.
     """
-    r, _ = run_asm(FPU_PROGRAM, fpu_sharing="gvsoc4", fdiv_latency=fdiv)
+    r, _ = run_asm(FPU_PROGRAM, fpu_sharing="gvsoc4", fdiv_latency=fdiv,
+                   conflict_policy="round_robin")
     c = np.arange(8)
     assert r.x[:, 18].tolist() == (2 * K + 1 + fdiv * c).tolist()
     assert r.category("fpu_struct").tolist() == (K - 1 + fdiv * c).tolist()

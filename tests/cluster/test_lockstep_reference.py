@@ -390,7 +390,7 @@ def test_one_outstanding_fp_operation_times_as_the_reference(seed, fpus):
     body = random_body(rng, 60, fp=True, dma=seed % 2 == 0, barriers=seed % 3)
     r, m = run_asm(source(body, k, cores), cores=cores, fpu_sharing=fpus, fpu_latency=2)
     assert r.status == "exited"
-    ref = reference(dynamic(body), cores, k, "round_robin", shared_fpus=fpus == "gvsoc4",
+    ref = reference(dynamic(body), cores, k, "rr_arb_tree", shared_fpus=fpus == "gvsoc4",
                     fpu_lat=2)
     start = m.reg(0, "s10") + CSR_SLOW
     assert [m.reg(c, "s11") - start for c in range(cores)] == ref["end"].tolist()
