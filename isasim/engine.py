@@ -6,11 +6,11 @@ register ready-cycles, hardware loops.  An access to shared state (a load or sto
 register, a shared FPU) is performed at once when no other core or the DMA could act at or
 before that cycle (the core's *horizon*); otherwise the core *parks* with the cycle at which it
 would issue the access.  The scheduler then takes the earliest parked cycle, arbitrates each TCDM
-bank (and shared unit) among all requesters of that same cycle (round robin, FIFO or none; the
-DMA's two ports take part), lets the winners perform their access and run ahead again, and makes
-the losers retry one cycle later.  Shared state is therefore touched in global cycle order,
-exactly as a lockstep simulation would, while private instructions run without per-cycle
-bookkeeping and without switching cores.
+bank (and shared unit) among all requesters of that same cycle (rr_arb_tree, round robin, FIFO
+or none; the DMA's two ports take part), lets the winners perform their access and run ahead
+again, and makes the losers retry one cycle later.  Shared state is therefore touched in global
+cycle order, exactly as a lockstep simulation would, while private instructions run without
+per-cycle bookkeeping and without switching cores.
 
 How cycles are charged.  Issuing an instruction costs one cycle (``instr``).  Cycles before the
 issue are charged to the reason the latest source operand was late (``load_use``, ``fpu_dep``,
