@@ -21,6 +21,10 @@ from toolchain.table import SelectionError, parse_selection
 KiB = 1024
 
 
+# TCDM arbitration policies, in the order of layout.POLICY_*
+POLICIES = ("round_robin", "fifo", "none", "rr_arb_tree")
+
+
 class ConfigError(ValueError):
     """A configuration file or value that cannot be used."""
 
@@ -53,12 +57,17 @@ class ClusterConfig:
     fpu_other_latency: int = 0
     fdiv_latency: int = 14
     fdiv16_latency: int = 10
+    fpu_issue: str = "one_outstanding"
     misaligned_penalty: int = 1
     misaligned: str = "support"
+    misaligned_split: str = "word_crossing"
+    unaligned_target_penalty: int = 1
+    fence_i_penalty: int = 1
+    csr_slow_cycles: int = 4
     fs_reset: int = 3
     half_in_x: str = "sign"
     # cluster (gvsoc-pulp pulp_open, pcer_v2.h)
-    conflict_policy: str = "round_robin"
+    conflict_policy: str = "rr_arb_tree"
     l2_latency: int = 10
     l2_store_latency: int = 10
     barrier_req_latency: int = 6
@@ -122,11 +131,17 @@ class ClusterConfig:
             parse_selection(self.xpulp)
         except SelectionError as e:
             raise ConfigError(f"xpulp: {e}") from None
-        if self.conflict_policy not in ("round_robin", "fifo", "none"):
-            raise ConfigError(f"conflict_policy must be round_robin, fifo or none, "
+        if self.conflict_policy not in POLICIES:
+            raise ConfigError(f"conflict_policy must be one of {', '.join(POLICIES)}, "
                               f"got {self.conflict_policy!r}")
         if self.misaligned not in ("support", "fault"):
             raise ConfigError(f"misaligned must be support or fault, got {self.misaligned!r}")
+        if self.fpu_issue not in ("one_outstanding", "pipelined"):
+            raise ConfigError(f"fpu_issue must be one_outstanding or pipelined, got "
+                              f"{self.fpu_issue!r}")
+        if self.misaligned_split not in ("word_crossing", "any"):
+            raise ConfigError(f"misaligned_split must be word_crossing or any, got "
+                              f"{self.misaligned_split!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
         if self.half_in_x not in ("sign", "zero"):
@@ -165,7 +180,7 @@ class ClusterConfig:
         k[L.K_EXT_LAT] = self.l2_latency
         k[L.K_EXT_ST_LAT] = self.l2_store_latency
         k[L.K_NBANKS] = self.tcdm_banks
-        k[L.K_POLICY] = ("round_robin", "fifo", "none").index(self.conflict_policy)
+        k[L.K_POLICY] = POLICIES.index(self.conflict_policy)
         k[L.K_TOHOST] = tohost
         k[L.K_FAMILY] = ("xpulpv2", "corev", "none").index(parse_selection(self.xpulp).family)
         k[L.K_SIMDEV] = self.simdev_base
@@ -181,7 +196,21 @@ class ClusterConfig:
         k[L.K_CLUSTER_ID] = self.cluster_id
         k[L.K_TCDM_BASE] = self.tcdm_base
         k[L.K_TCDM_SIZE] = self.tcdm_size
+        k[L.K_FPU_ONE_OUT] = int(self.fpu_issue == "one_outstanding")
+        k[L.K_UNALIGNED_TGT] = self.unaligned_target_penalty
+        k[L.K_FENCE_I_PEN] = self.fence_i_penalty
+        k[L.K_CSR_SLOW] = self.csr_slow_cycles
+        k[L.K_MIS_CROSSING] = int(self.misaligned_split == "word_crossing")
         return k
+
+    @property
+    def fp_in_loop(self) -> bool:
+        """Must the engine's loop execute every FP operation itself (translated code leaves
+        them to it)?  A shared FPU is arbitrated, and with one operation outstanding and a
+        result latency each FP operation occupies the FPU past its issue cycle."""
+        return self.fpu_sharing != "private" or (
+            self.fpu_issue == "one_outstanding"
+            and (self.fpu_latency > 0 or self.fpu_other_latency > 0))
 
 
 ADDRESS_END = 1 << 32
@@ -213,6 +242,9 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "fdiv_latency": (1, MAX_LATENCY),
     "fdiv16_latency": (1, MAX_LATENCY),
     "misaligned_penalty": (0, MAX_LATENCY),
+    "unaligned_target_penalty": (0, MAX_LATENCY),
+    "fence_i_penalty": (0, MAX_LATENCY),
+    "csr_slow_cycles": (1, MAX_LATENCY),
     "fs_reset": (0, 3),                      # mstatus.FS is two bits
     "l2_latency": (0, MAX_LATENCY),
     "l2_store_latency": (0, MAX_LATENCY),
@@ -259,12 +291,25 @@ FIELD_DOCS: dict[str, str] = {
                     "RTL up to 19, GVSoC 14)",
     "fdiv16_latency": "cycles of the scalar binary16 / bfloat16 fdiv / fsqrt (.h, .ah; GVSoC "
                       "pulp-open: 10, its sfdiv resource)",
-    "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
-    "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
     "half_in_x": "binary16 / bfloat16 scalar results in x registers (zfinx): sign-extended "
                  "(Zhinx, as Spike) or zero-extended (GVSoC's single register file)",
+    "fpu_issue": "one_outstanding (CV32E40P: while an FP operation is outstanding only non-FP "
+                 "instructions issue, and none writing its destination) or pipelined (GVSoC: "
+                 "a new FP operation every cycle, only a use of a result waits)",
+    "misaligned_penalty": "extra cycles of a misaligned access (two bus transactions)",
+    "misaligned": "misaligned loads/stores: support (PULP, +penalty) or fault (trap)",
+    "misaligned_split": "word_crossing (RTL: only a word, or a half-word crossing a word, is two "
+                        "transactions) or any (GVSoC: every misaligned access pays the penalty)",
+    "unaligned_target_penalty": "extra cycles of a jump or taken branch (fence.i too) to a 32-bit "
+                                "instruction that is not word-aligned",
+    "fence_i_penalty": "extra cycles of fence.i (CV32E40P: a jump to the next instruction, 2 in "
+                       "all)",
+    "csr_slow_cycles": "cycles of an access to mstatus, mepc, mtvec, mcause, mcycle, minstret, "
+                       "mhpmcounter*, mcountinhibit, mhpmevent*, dcsr, dpc, dscratch* "
+                       "(CV32E40P: 4)",
     "fs_reset": "mstatus.FS at reset (0 off: FP traps until enabled; 3 dirty: FP usable)",
-    "conflict_policy": "TCDM bank arbitration: round_robin (RTL), fifo (GVSoC <= 2025), none",
+    "conflict_policy": "TCDM bank arbitration: round_robin (past each winner), rr_arb_tree (the "
+                       "RTL's tree arbiter), fifo (GVSoC <= 2025), none",
     "l2_latency": "extra cycles of a load from L2 / external memory (ext_mem)",
     "l2_store_latency": "extra cycles of a store to L2 / external memory (ext_mem)",
     "barrier_req_latency": "event-unit request latency of every p.elw wait: barrier, DMA or "

@@ -6,11 +6,11 @@ register ready-cycles, hardware loops.  An access to shared state (a load or sto
 register, a shared FPU) is performed at once when no other core or the DMA could act at or
 before that cycle (the core's *horizon*); otherwise the core *parks* with the cycle at which it
 would issue the access.  The scheduler then takes the earliest parked cycle, arbitrates each TCDM
-bank (and shared unit) among all requesters of that same cycle (round robin, FIFO or none; the
-DMA's two ports take part), lets the winners perform their access and run ahead again, and makes
-the losers retry one cycle later.  Shared state is therefore touched in global cycle order,
-exactly as a lockstep simulation would, while private instructions run without per-cycle
-bookkeeping and without switching cores.
+bank (and shared unit) among all requesters of that same cycle (rr_arb_tree, round robin, FIFO
+or none; the DMA's two ports take part), lets the winners perform their access and run ahead
+again, and makes the losers retry one cycle later.  Shared state is therefore touched in global
+cycle order, exactly as a lockstep simulation would, while private instructions run without
+per-cycle bookkeeping and without switching cores.
 
 How cycles are charged.  Issuing an instruction costs one cycle (``instr``).  Cycles before the
 issue are charged to the reason the latest source operand was late (``load_use``, ``fpu_dep``,
@@ -165,6 +165,27 @@ def read_word(regions, mem8, mem16, mem32, addr):
 
 
 @compiled
+def unaligned_target_penalty(regions, mem16, CFG, pc):
+    """Extra cycles of a jump or taken branch to ``pc`` (``pc & 2`` set): CV32E40P takes one
+    more when the target is a 32-bit instruction that is not word-aligned (its two halves come
+    from two fetches; pipeline.rst, "Cycle counts per instruction type")."""
+    off, kind = translate(regions, pc, 2)
+    if off < 0 or kind == L.RK_PERIPH or mem16[U(off >> 1)] & 3 != 3:
+        return 0
+    return CFG[U(L.K_UNALIGNED_TGT)]
+
+
+@compiled(inline=True)
+def slow_csr(csr):
+    """One of the CSRs CV32E40P takes 4 cycles to access (pipeline.rst, "Cycle counts per
+    instruction type"): mstatus, mtvec, mcountinhibit, mhpmevent*, mepc, mcause, mcycle,
+    minstret, mhpmcounter*, their high halves, dcsr, dpc, dscratch0/1."""
+    return (csr == 0x300 or csr == 0x305 or csr == 0x320 or csr == 0x341 or csr == 0x342
+            or 0x323 <= csr <= 0x33F or (0xB00 <= csr <= 0xB1F and csr != 0xB01)
+            or (0xB80 <= csr <= 0xB9F and csr != 0xB81) or 0x7B0 <= csr <= 0x7B3)
+
+
+@compiled
 def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions, mem8, mem16,
                 mem32):
     """Hardware loops, CSRs (completed by Python), fences, mret, ecall, ebreak, wfi, illegal.
@@ -209,8 +230,16 @@ def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions
         CS[U(cb + L.CS_CSR_PEND)] = L.CSR_NONE
         if pend == L.CSR_ILLEGAL:
             return 0, npc, 0, 0, L.CAUSE_ILLEGAL, word, 0
-        return CS[U(cb + L.CS_CSR_VAL)], npc, 0, 0, -1, 0, 0
-    if op == O.OP_FENCE or op == O.OP_FENCE_I:
+        # the slow CSRs make the controller flush the pipeline, as a jump does
+        pen = CFG[U(L.K_CSR_SLOW)] - 1 if slow_csr(imm & 0xFFF) else 0
+        return CS[U(cb + L.CS_CSR_VAL)], npc, pen, L.C_JUMP, -1, 0, 0
+    if op == O.OP_FENCE_I:
+        # CV32E40P: a jump to the next instruction (which flushes the prefetch buffer)
+        pen = CFG[U(L.K_FENCE_I_PEN)]
+        if npc & 2 and pen != 0:
+            pen += unaligned_target_penalty(regions, mem16, CFG, npc)
+        return 0, npc, pen, L.C_JUMP, -1, 0, 0
+    if op == O.OP_FENCE:
         return 0, npc, 0, 0, -1, 0, 0
     if op == O.OP_MRET:
         ms = CS[U(cb + L.CS_MSTATUS)]
@@ -326,11 +355,17 @@ def lowest_set_bit(typingctx, x):
 
 
 @compiled(inline=True)
-def rr_before(x, w, rr):
-    """Does requester x come before w in round-robin order starting at rr (0 <= rr <= NREQ)?
+def rr_before(x, w, rr, policy):
+    """Does requester x come before w in the arbiter's order for pointer rr?
 
+    Round robin: the order starting at rr (0 <= rr <= NREQ).  rr_arb_tree (common_cells): each
+    node of the binary tree over the requester indices takes its right subtree when both ask and
+    the pointer's bit of that level is set, so of two requesters the one whose index agrees with
+    rr on their highest differing bit wins: the lower ``index ^ rr``.
     Written without ``%``: Python's modulo of a signed value compiles to a multiply and fix-ups.
     """
+    if policy == L.POLICY_RR_ARB_TREE:
+        return (x ^ rr) < (w ^ rr)
     dx = x - rr
     if dx < 0:
         dx += L.NREQ
@@ -338,6 +373,17 @@ def rr_before(x, w, rr):
     if dw < 0:
         dw += L.NREQ
     return dx < dw
+
+
+@compiled(inline=True)
+def pointer_after_grant(c, policy, rr, asked):
+    """The bank pointer after a round in which requesters ``asked`` (a bit mask) asked and
+    requester c won.  Round robin moves past the winner; rr_arb_tree (FairArb) moves to the
+    first requester after the pointer, wrapping to the lowest (which may be the winner again)."""
+    if policy != L.POLICY_RR_ARB_TREE:
+        return c + 1
+    upper = asked & ~((2 << rr) - 1)
+    return lowest_set_bit(upper if upper != 0 else asked)
 
 
 @compiled(inline=True)
@@ -520,10 +566,12 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         w = CL[U(win)] - stamp
         if w < 0:
             CL[U(win)] = stamp + i
+            CL[U(L.L_BANK_ASKED + res)] = 1 << i
         else:
+            CL[U(L.L_BANK_ASKED + res)] |= 1 << i
             if policy != L.POLICY_FIFO:
                 rr = CL[U(L.L_BANK_RR + res)]
-                if rr_before(i, w, rr):
+                if rr_before(i, w, rr, policy):
                     CL[U(win)] = stamp + i
             elif CS[U(b + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]:
                 CL[U(win)] = stamp + i   # FIFO: the older request wins
@@ -537,13 +585,18 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         # port comes before the bank's core claimant in the rotation; a beat that cannot take
         # both leaves every claim as it was (a core it would have displaced keeps its bank)
         ok = True
-        if policy == L.POLICY_ROUND_ROBIN:
-            for k in range(2):
-                bank = dbank0 if k == 0 else dbank1
-                if bank >= 0:
-                    w = CL[U(L.L_BANK_WIN + bank)] - stamp
-                    if w >= 0 and not rr_before(L.DMA_PORT0 + k, w, CL[U(L.L_BANK_RR + bank)]):
-                        ok = False
+        rr_like = policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_RR_ARB_TREE
+        for k in range(2):
+            bank = dbank0 if k == 0 else dbank1
+            if bank >= 0:
+                w = CL[U(L.L_BANK_WIN + bank)] - stamp
+                # the port asks the bank whether it takes it or not
+                port = 1 << (L.DMA_PORT0 + k)
+                CL[U(L.L_BANK_ASKED + bank)] = (CL[U(L.L_BANK_ASKED + bank)] | port
+                                                if w >= 0 else port)
+                if rr_like and w >= 0 and not rr_before(L.DMA_PORT0 + k, w,
+                                                        CL[U(L.L_BANK_RR + bank)], policy):
+                    ok = False
         if ok:
             if policy != L.POLICY_NONE:
                 # (FIFO: the DMA's request is never younger than a core's)
@@ -551,10 +604,13 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 if dbank1 >= 0:
                     CL[U(L.L_BANK_WIN + dbank1)] = stamp + L.DMA_PORT0 + 1
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
-            if policy == L.POLICY_ROUND_ROBIN:
-                CL[U(L.L_BANK_RR + dbank0)] = L.DMA_PORT0 + 1
-                if dbank1 >= 0:
-                    CL[U(L.L_BANK_RR + dbank1)] = L.DMA_PORT0 + 2
+            if rr_like:
+                for k in range(2):
+                    bank = dbank0 if k == 0 else dbank1
+                    if bank >= 0:
+                        CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(
+                            L.DMA_PORT0 + k, policy, CL[U(L.L_BANK_RR + bank)],
+                            CL[U(L.L_BANK_ASKED + bank)])
         else:
             CL[U(D.DMA_NEXT_T)] = tmin + 1
     # grant the winners, make the losers retry
@@ -575,7 +631,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
         if res >= 0 and (policy != L.POLICY_NONE or res >= L.RES_FPU):
             w = CL[U(L.L_BANK_WIN + res)] - stamp
             if w == i or w < 0:
-                CL[U(L.L_BANK_RR + res)] = i + 1
+                CL[U(L.L_BANK_RR + res)] = pointer_after_grant(
+                    i, policy, CL[U(L.L_BANK_RR + res)],
+                    CL[U(L.L_BANK_ASKED + res)] if w == i else 1 << i)
                 w = i
         if w == i:
             charge_lost(CS, CAT, PCS, CL, cap, i)
@@ -708,7 +766,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         if CS[U(cb + L.CS_GRANTED)] == 0:
             return found, may_run, after_round, 0
         entry = code[U(CS[U(cb + L.CS_PARK_SLOT)] * L.NF + L.F_TX)]
-        if entry < 0:
+        if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
             return found, may_run, after_round, 0
         c = found
         t = CS[U(cb + L.CS_T)]
@@ -748,6 +806,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     tcdm_base = CFG[U(L.K_TCDM_BASE)]
     tcdm_size = CFG[U(L.K_TCDM_SIZE)]
     fpu_shared = CFG[U(L.K_FPU_SHARED)] != 0
+    # CV32E40P: one FP operation outstanding; it occupies the FPU when it has a latency
+    fpu_one = CFG[U(L.K_FPU_ONE_OUT)] != 0
+    crossing_only = CFG[U(L.K_MIS_CROSSING)] != 0   # only an access crossing a word is split
+    fpu_occupy = fpu_one and (CFG[U(L.K_FPU_LAT)] > 0 or CFG[U(L.K_FPU_OTHER_LAT)] > 0)
     tracing = CFG[U(L.K_TRACE)] != 0
     tr_limit = TR.size // L.TRW - TRACE_HEADROOM
     nregions = regions.size // L.RGW
@@ -912,7 +974,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     break
             k = slot * L.NF
             # (translated code does not write the event log)
-            if translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0:
+            # (nor while an FP operation is outstanding: translated code does not wait for it)
+            if (translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0
+                    and CS[U(cb + L.CS_FPUBUSY)] <= t):
                 e, retired = run_translated(translated, exits, code[U(k + L.F_TX)], c, t,
                                             max_cycles, pb, granted, horizon, instret, CS, CL)
                 t = CS[U(cb + L.CS_T)]
@@ -952,6 +1016,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             if is_fp and CS[U(cb + L.CS_FPUBUSY)] > s:
                 s = CS[U(cb + L.CS_FPUBUSY)]
                 reason = L.C_FPU_STRUCT
+            elif (fpu_one and wd == CS[U(cb + L.CS_FPU_WD)]
+                  and CS[U(cb + L.CS_FPUBUSY)] > s):
+                # CV32E40P: no write to the outstanding FP operation's destination (WAW)
+                s = CS[U(cb + L.CS_FPUBUSY)]
+                reason = L.C_FPU_DEP
             if s > t:
                 # charged in place: the inlined charge() (its extra checks) measured 7 % slower here
                 CAT[U(c * L.NCAT + reason)] += s - t
@@ -988,6 +1057,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             break
                         if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
                             CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c + 1
+                        elif granted == 0 and policy == L.POLICY_RR_ARB_TREE:
+                            CL[U(L.L_BANK_RR + ((ea >> 2) & nbanks_mask))] = c   # alone: c
                         granted = 0
                         off = tcdm_off + dd
                         if shape == L.MEM_WORD_LOAD:
@@ -1049,6 +1120,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         tval = ea
                         break
                     bank = (ea >> 2) & nbanks_mask
+                    if mis != 0 and crossing_only and (ea & 3) + size <= 4:
+                        mis = 0    # the RTL's one bus transaction reads it (no extra cycle)
                     if mis != 0 and CS[U(cb + L.CS_SECOND_HALF)] != 0:
                         CS[U(cb + L.CS_SECOND_HALF)] = 0   # a round granted its second half
                     elif mis != 0:
@@ -1058,8 +1131,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         s += CFG[U(L.K_MISALIGN_PEN)]
                         if rk == L.RK_TCDM and (ea & 3) + size > 4:
                             # the second half needs the next word's bank: arbitrated like any
-                            if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
-                                CL[U(L.L_BANK_RR + bank)] = c + 1
+                            if granted == 0 and (policy == L.POLICY_ROUND_ROBIN
+                                                 or policy == L.POLICY_RR_ARB_TREE):
+                                CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(c, policy, 0,
+                                                                                1 << c)
                             granted = 0
                             bank = (bank + 1) & nbanks_mask
                             if s > horizon or (s == horizon and policy != L.POLICY_NONE):
@@ -1068,8 +1143,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                                 CS[U(cb + L.CS_SECOND_HALF)] = 1
                                 break
                     if rk == L.RK_TCDM:
-                        if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
-                            CL[U(L.L_BANK_RR + bank)] = c + 1
+                        if granted == 0 and (policy == L.POLICY_ROUND_ROBIN
+                                             or policy == L.POLICY_RR_ARB_TREE):
+                            CL[U(L.L_BANK_RR + bank)] = pointer_after_grant(c, policy, 0, 1 << c)
                         if kind == L.MEM_LOAD:
                             if mis == 0 and lsz == 2:
                                 res = np.int64(mem32[U(off >> 2)])
@@ -1143,12 +1219,16 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         pen = branch_pen
                         pcat = L.C_BRANCH
                         CS[U(cb + L.CS_TAKEN)] += 1
+                        if npc & 2:
+                            pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_JAL:
                     res = npc
                     npc = (pc + imm) & M32
                     nlink = code[U(k + L.F_TGT)]
                     pen = jump_pen
                     pcat = L.C_JUMP
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_JALR:
                     res = npc
                     npc = (a + imm) & 0xFFFFFFFE
@@ -1159,6 +1239,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         pen += CFG[U(L.K_JALR_DEP)]
                         CS[U(cb + L.CS_JMP_STALL)] += CFG[U(L.K_JALR_DEP)]
                     pcat = L.C_JUMP
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
                 elif op == O.OP_ILLEGAL:
                     trap = L.CAUSE_ILLEGAL
                     tval = code[U(k + L.F_WORD)] & M32
@@ -1173,6 +1255,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     pen = branch_pen
                     pcat = L.C_BRANCH
                     CS[U(cb + L.CS_TAKEN)] += 1
+                    if npc & 2:
+                        pen += unaligned_target_penalty(regions, mem16, CFG, npc)
             elif (is_fp or (op >= O.OP_MULH and op <= O.OP_REMU)
                   or (op >= O.OP_MAC and op <= O.OP_MACHHURN)
                   or (op >= simd.FIRST and op <= simd.LAST)):
@@ -1206,14 +1290,19 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         if fpu_shared and granted == 0 and policy != L.POLICY_FIFO:
                             # uncontested: round robin moves past every core it grants
                             CL[U(L.L_BANK_RR + (L.RES_FDIV if cls >= L.TC_FDIV
-                                                else L.RES_FPU + (c & 3)))] = c + 1
+                                                else L.RES_FPU + (c & 3)))] = (
+                                pointer_after_grant(c, policy, 0, 1 << c))
                         granted = 0
                         if fpu_shared and cls >= L.TC_FDIV:
                             CL[U(L.L_FDIV_BUSY)] = s + (rl >> L.RDY_SHIFT)
-                        if cls >= L.TC_FDIV and not fpu_shared:
-                            # a private FPU's iterative divider blocks it; the shared divider of
-                            # gvsoc4 is a unit apart from the core's adder/multiplier
+                        if (cls >= L.TC_FDIV and not fpu_shared) or (cls < L.TC_FDIV
+                                                                      and fpu_occupy):
+                            # a private FPU's iterative divider blocks it (the shared divider
+                            # of gvsoc4 is a unit apart from the core's adder/multiplier); with
+                            # one operation outstanding (CV32E40P) every FP operation holds
+                            # the FPU until its result is written
                             CS[U(cb + L.CS_FPUBUSY)] = s + (rl >> L.RDY_SHIFT)
+                            CS[U(cb + L.CS_FPU_WD)] = wd if wd != L.R_SINK else -1
                 if trap < 0:
                     done = False
                     if rm == 0 and op >= O.OP_FMADD_S and op <= O.OP_FMUL_S:

@@ -95,6 +95,7 @@ CS_PERF_BASE = 48   # 32 PCCR baselines (performance counters readable by the gu
 CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 84
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
 CS_LOST = 91        # bank arbitrations lost at the current park, not yet charged (charge_lost)
+CS_FPU_WD = 95      # the register the outstanding FP operation writes (until CS_FPUBUSY)
 NCS = 96
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
@@ -133,8 +134,15 @@ RK_TCDM, RK_L2, RK_PERIPH = 0, 1, 2
 # set by a debugger or an exact tohost exit (isasim.runcontrol): the cycle limit pauses the run
 # (every core held just past it, resumable) instead of ending it with a time-out
 K_PAUSE = 34
+# (numbered from the top of the array down)
+K_FPU_ONE_OUT = 39    # 1: one FP operation outstanding at a time (CV32E40P), 0: pipelined
+K_UNALIGNED_TGT = 38  # extra cycles of a jump / taken branch to a non-word-aligned 32-bit target
+K_FENCE_I_PEN = 37    # extra cycles of fence.i
+K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
+K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
 NCFG = 40
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
+POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
@@ -155,6 +163,9 @@ L_RUNS = 3712
 RUN_RING = 16
 # a range [lo, hi) of addresses whose stores leave the loop (EV_WATCH; GDB watchpoints); hi = 0: off
 L_WATCH = 3968
+# (numbered from the top of the array down) per resource, the requesters (bit mask) of the
+# current round: rr_arb_tree's pointer update looks at all of them
+L_BANK_ASKED = 4032
 NCL = 4096
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration

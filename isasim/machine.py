@@ -304,7 +304,7 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     def _apply_translation(self, program: Program, layout: tuple) -> None:
         """Mark the slots translated code is entered at (``F_TX``) and keep its entry table."""
-        fpu_shared = self.config.fpu_sharing != "private"
+        fpu_shared = self.config.fp_in_loop    # FP operations left to the loop
         code = self.code.reshape(-1, L.NF)
         tx = _TRANSLATED.get(id(program), {}).get((layout, fpu_shared))
         if tx is None:

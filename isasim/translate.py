@@ -257,6 +257,9 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
     back edge).  A run may also be entered at each of its loads (see ``entry_points``).
     """
     kinds = [_kind(rec, fpu_shared) for rec in code]
+    for s, rec in enumerate(code):
+        if kinds[s] == "end" and (slot_pc[s] + int(rec[L.F_IMM])) & 2:
+            kinds[s] = None    # its target may cost the loop's unaligned-target cycle
     slot_at = {pc: s for s, pc in enumerate(slot_pc)}
     leaders = {s for s in entries if 0 <= s < len(kinds)}
     for s, rec in enumerate(code):
@@ -530,6 +533,8 @@ class _Writer:
         self.leave(before + 1, issue, 2)
         self.emit(f"if {granted} == 0 and policy == {L.POLICY_ROUND_ROBIN}:")
         self.emit(f"st(CL, {L.L_BANK_RR} + {p}bank, c + 1)", 2)
+        self.emit(f"elif {granted} == 0 and policy == {L.POLICY_RR_ARB_TREE}:")
+        self.emit(f"st(CL, {L.L_BANK_RR} + {p}bank, c)", 2)
         self.retire(wd, "load_rl", issue, f"ld_word(TCDM + {p}dd)")
         self.emit(self.count(s))
         self.emit(f"{self.t} = {issue} + 1")

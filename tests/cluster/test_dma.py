@@ -49,8 +49,8 @@ _start:
     sw t4, 0(s2)              # 16: L2 address
     sw t5, 0(s2)              # 17: 2-D line length
     sw t6, 0(s2)              # 18: 2-D stride (last word)
-    csrr s3, mcycle           # 19
-    p.elw t0, 0x3c(s1)        # 20: sleep until the DMA event
+    csrr s3, mcycle           # 19-22 (a 4-cycle CSR)
+    p.elw t0, 0x3c(s1)        # 23: sleep until the DMA event
     csrr s4, mcycle
 """ + EXIT + f"""
     .data
@@ -65,7 +65,8 @@ dst: .zero {LENGTH}
 def test_2d_transfer_moves_the_lines_in_setup_plus_bytes_over_bandwidth(bandwidth, setup):
     """Last command word at cycle 18, so the first beat is at 18 + 1 + setup and the transfer
     completes after 128 / bandwidth beats (16 at 8 B/cycle: beats 23..38, event at 39).  The
-    waiting core then pays the event unit's 6 + 2 and reads mcycle at end + 8 (47)."""
+    waiting core then pays the event unit's 6 + 2 and reads mcycle at end + 8 (47); it slept
+    from the cycle after its p.elw (24)."""
     r, m, ev = run_asm_traced(gather_2d(), "single-core", dma_bandwidth=bandwidth,
                               dma_setup_cycles=setup)
     got = m.read("dst", LENGTH // 4)
@@ -77,7 +78,7 @@ def test_2d_transfer_moves_the_lines_in_setup_plus_bytes_over_bandwidth(bandwidt
     assert end - start == LENGTH // bandwidth
     assert r.x[0, 19] == 19                         # s3
     assert r.x[0, 20] == end + 6 + 2                # s4
-    assert r.category("dma_wait")[0] == end + 8 - 21
+    assert r.category("dma_wait")[0] == end + 8 - 24
 
 
 def test_tcdm_to_l2_transfer_writes_l2():
@@ -330,12 +331,13 @@ out: .zero 16
     assert r.status == "exited"
     tid, before, after, freed = (int(v) for v in m.read("out", 4, dtype=np.uint32))
     assert tid == 5
-    # core 1 frees the id with its store at freed + 2 (csrr, li, sw); core 0's read is granted
-    # in that cycle or the next (two device accesses in one cycle go in the order the cores run)
+    # core 1 frees the id with its store at freed + 5 (csrr mcycle: 4 cycles, li, sw); core 0's
+    # read is granted in that cycle or the next (two device accesses in one cycle go in the
+    # order the cores run)
     granted = after - 1
-    assert granted in (freed + 2, freed + 3)
-    # every cycle from its first try (the one after `before`) up to the grant was waited
-    assert r.category("dma_wait")[0] == granted - (before + 1)
+    assert granted in (freed + 5, freed + 6)
+    # every cycle from its first try (4 after `before`, the csrr's cycles) up to the grant
+    assert r.category("dma_wait")[0] == granted - (before + 4)
 
 
 L2_SRC, TCDM_SRC = 0x1C010000, 0x10001000     # read-only sources of the random transfers

@@ -59,11 +59,12 @@ _start:
 
 
 def test_private_fpus_never_stall():
-    """fpu_sharing = private: nop at 0, fadds at 1..6, fdiv at 7, csrr at 8; 12 cycles."""
+    """fpu_sharing = private: nop at 0, fadds at 1..6, fdiv at 7, csrr mcycle at 8 (4 cycles, the
+    manual's slow CSRs), then the 3 exit instructions: 15 cycles."""
     r, _ = run_asm(FPU_PROGRAM, fpu_sharing="private")
     assert r.category("fpu_struct").sum() == 0
     assert r.x[:, 18].tolist() == [K + 2] * 8
-    assert r.cycles.tolist() == [K + 6] * 8
+    assert r.cycles.tolist() == [K + 9] * 8
 
 
 @pytest.mark.parametrize("fdiv", [14, 9])
@@ -78,7 +79,8 @@ def test_gvsoc4_pairs_share_an_fpu_and_the_cluster_shares_one_divider(fdiv):
     * fpu_struct(c) = K - 1 + fdiv c for every core (core c + 4 waited one cycle less for the
       divider than it lost on the fadds); the TCDM conflict matrix stays empty.
     """
-    r, _ = run_asm(FPU_PROGRAM, fpu_sharing="gvsoc4", fdiv_latency=fdiv)
+    r, _ = run_asm(FPU_PROGRAM, fpu_sharing="gvsoc4", fdiv_latency=fdiv,
+                   conflict_policy="round_robin")
     c = np.arange(8)
     assert r.x[:, 18].tolist() == (2 * K + 1 + fdiv * c).tolist()
     assert r.category("fpu_struct").tolist() == (K - 1 + fdiv * c).tolist()

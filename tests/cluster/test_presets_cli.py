@@ -22,11 +22,11 @@ def test_the_three_presets_exist_and_validate():
 
 def test_pulp_open_is_the_rtl_cluster():
     """gvsoc-pulp pulp_open/cluster.json and the pulp_cluster RTL: 8 cores, 64 KiB TCDM in 16
-    word-interleaved banks, round-robin arbitration, RI5CY timing (mul 1, taken branch +2, jump +1),
-    barrier 6 + 2, DMA 8 B/cycle."""
+    word-interleaved banks, the TCDM xbar's rr_arb_tree arbitration, RI5CY timing (mul 1, taken
+    branch +2, jump +1), barrier 6 + 2, DMA 8 B/cycle."""
     cfg = load_config("pulp-open")
     assert (cfg.cores, cfg.tcdm_size, cfg.tcdm_banks) == (8, 64 * 1024, 16)
-    assert cfg.conflict_policy == "round_robin"
+    assert cfg.conflict_policy == "rr_arb_tree"
     assert (cfg.mul_latency, cfg.branch_penalty, cfg.jump_penalty, cfg.load_latency) == (1, 2, 1, 1)
     assert (cfg.barrier_req_latency, cfg.barrier_wakeup_latency) == (6, 2)
     assert cfg.dma_bandwidth == 8 and cfg.fpu_sharing == "private" and cfg.fdiv_latency == 14

@@ -196,8 +196,9 @@ def test_a_misaligned_access_takes_both_its_banks_one_after_the_other(policy):
 def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]]]:
     """Random straight-line loads and stores on banks 0-3 of several cores, half of them
     misaligned: (source, cores, per core and instruction the banks of its accesses: () for a
-    nop, (bank,) for an aligned access, (bank, -1) for a misaligned one inside a word, (first
-    word's bank, second word's bank) for one straddling two words)."""
+    nop, (bank,) for an aligned access or a misaligned half-word inside a word (one transaction
+    in pulp-open, as in the RTL), (first word's bank, second word's bank) for one straddling
+    two words)."""
     rng = np.random.default_rng(seed)
     cores = int(rng.choice([2, 3, 4, 8]))
     bodies, uses = [], []
@@ -223,7 +224,7 @@ def _straddling_traffic(seed: int) -> tuple[str, int, list[list[tuple[int, ...]]
                 used.append((bank, after))
             else:
                 lines.append(f"    {h}, {4 * word + 1}(t5)")
-                used.append((bank, -1))
+                used.append((bank,))
         bodies.append("\n".join(lines) + "\n    j done\n")
         uses.append(used)
     source = per_core("    li t5, 0x10001000\n", bodies) + "done:\n" + EXIT
@@ -258,8 +259,48 @@ def test_no_bank_serves_two_accesses_in_a_cycle_when_accesses_straddle_words(see
                 used = [(issue, banks[0])] if len(banks) == 1 else [
                     (last_half[core], banks[0]), (issue, banks[1])] if banks else []
                 for key in used:
-                    if key[1] >= 0:
-                        users[key] = users.get(key, 0) + 1
-        accesses = sum(len([b for b in u if b >= 0]) for c in range(cores) for u in uses[c])
+                    users[key] = users.get(key, 0) + 1
+        accesses = sum(len(u) for c in range(cores) for u in uses[c])
         assert sum(users.values()) == accesses
         assert max(users.values()) == 1
+
+
+POINTER_PROBE = """
+    .text
+    .globl _start
+_start:
+    slli t2, a0, 2
+    la t3, first
+    add t3, t3, t2
+    lw t4, 0(t3)              # core c's address for load A (from L2: the same cycles on all)
+    lw t5, 16(t3)             # ... and for load B
+    nop
+    lw t1, 0(t4)              # A: core 3 alone on bank 0, cores 0-2 on banks 4-6
+    lw t1, 0(t5)              # B, the next cycle: cores 1 and 2 on bank 0, 0 and 3 on 8 and 9
+""" + EXIT + """
+    .data
+first: .word 0x10001010, 0x10001014, 0x10001018, 0x10001000
+second: .word 0x10001020, 0x10001000, 0x10001000, 0x10001024
+"""
+
+
+@pytest.mark.parametrize(("policy", "loser", "winner"), [
+    ("rr_arb_tree", 1, 2), ("round_robin", 2, 1), ("fifo", 2, 1)])
+def test_rr_arb_tree_picks_by_the_pointers_bits_and_moves_it_to_the_next_requester(
+        policy, loser, winner):
+    """4 cores run the same code; bank 0's pointer starts at 0.  In load A's cycle core 3 is
+    bank 0's only requester: rr_arb_tree (common_cells rr_arb_tree.sv, FairArb) moves the
+    pointer to the first requester after it, 3; round robin moves it past the winner, to 4.
+    In load B's cycle cores 1 and 2 ask for bank 0.  The tree's nodes take the right subtree
+    when both ask and the pointer's bit of that level is set: 1 = 0b01 and 2 = 0b10 first
+    differ in bit 1, where the pointer 3 = 0b11 has a 1, so core 2 (index ^ pointer = 1, less
+    than core 1's 2) wins and core 1 loses one cycle.  Round robin from 4 reaches core 1 first
+    (4, ..., 9, 0, 1), and FIFO takes the lower id of two requests of the same age: core 2
+    loses."""
+    r, _ = run_asm(POINTER_PROBE, cores=4, conflict_policy=policy)
+    assert r.status == "exited"
+    expected = [0, 0, 0, 0]
+    expected[loser] = 1
+    assert r.conflicts[:, 0].tolist() == expected
+    assert r.conflicts[:, 1:].sum() == 0
+    assert r.conflict_winners[loser, winner] == 1
