@@ -47,7 +47,8 @@ def add_plan_options(p: argparse.ArgumentParser) -> None:
     """Options ``deploy`` and ``plan`` share (``plan`` has --cores, --config, --l1, --memory
     and --choices already; ``deploy`` gets them here)."""
     if not any(a.dest == "cores" for a in p._actions):
-        p.add_argument("--cores", type=int, default=8)
+        p.add_argument("--cores", type=int, default=8,
+                       help="cluster cores the program runs on (default: 8)")
         p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
         p.add_argument("--l1", type=size, help="TCDM size of the cluster, e.g. 128KiB")
         p.add_argument("--memory", choices=("auto", "tcdm", "l2"), default=None,
