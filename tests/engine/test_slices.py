@@ -35,8 +35,9 @@ def _run(program, slice_cycles: int, trace: bool, max_cycles: int | None = None)
 
 
 def _sorted(records: np.ndarray) -> np.ndarray:
-    """Each core's records in the order it wrote them, core after core."""
-    return records[np.argsort(records[:, 1], kind="stable")]
+    """Each core's records by cycle (then kind), core after core: a slice's end may close a run
+    record a few records earlier or later than one long call writes it, not change it."""
+    return records[np.lexsort((records[:, 0], records[:, 2], records[:, 1]))]
 
 
 def _same(a, b) -> None:
