@@ -108,6 +108,10 @@ class Entry:
     # RVC: the source spellings ("mnemonic" or "mnemonic template") GNU as compresses to this
     # entry; None: every spelling
     compress_from: tuple[str, ...] | None = None
+    # a HINT encoding (RISC-V unprivileged spec, "HINT instructions"): decoded and executed as
+    # what it expands to (writes to x0 discarded), never chosen by the assembler, which, as GNU
+    # as, does not emit HINTs
+    hint: bool = False
     key: str = ""
 
     def __hash__(self) -> int:
@@ -254,8 +258,10 @@ class Isa:
 
     def __post_init__(self) -> None:
         for e in self.entries:
-            self.by_name.setdefault(e.name, []).append(e)
             self._buckets.setdefault(_bucket_key(e.match, e.length), []).append(e)
+            if e.hint:
+                continue
+            self.by_name.setdefault(e.name, []).append(e)
             if e.expands is not None:
                 for target in dict.fromkeys(m.target for m in (e.expands, *e.also_compresses)):
                     self.compressions.setdefault(id(target), []).append(e)
@@ -595,7 +601,7 @@ def _templates(spec: dict, fields: dict[str, Field], where: str
 def _make_entry(spec: dict, fname: str, family: str | None, length: int,
                 fields: dict[str, Field]) -> tuple[Entry, str | list[str] | None]:
     known = {"name", "syntax", "bits", "op", "timing", "constraints", "reads", "writes",
-             "expands", "compress_from", "length", "extra_fields", "fregs_only"}
+             "expands", "compress_from", "length", "extra_fields", "fregs_only", "hint"}
     where = f"{fname}.toml: {spec.get('name', '?')}"
     unknown = set(spec) - known
     if unknown:
@@ -639,5 +645,6 @@ def _make_entry(spec: dict, fname: str, family: str | None, length: int,
         constraints=tuple(constraints), reads=tuple(spec.get("reads", [])),
         writes=tuple(spec.get("writes", [])),
         compress_from=(tuple(spec["compress_from"]) if "compress_from" in spec else None),
+        hint=bool(spec.get("hint", False)),
     )
     return entry, spec.get("expands")

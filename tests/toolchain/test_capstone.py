@@ -147,7 +147,9 @@ def _random_words(isa: Isa, count: int, seed: int) -> list[Decoded]:
 def test_every_entry_with_random_operands() -> None:
     isa = load_isa("none")
     wrong = []
-    decoded = _random_words(isa, 12, seed=5)
+    # HINT encodings (c.toml) are left out: capstone prints some and not others, and the
+    # assembler does not emit them; the architecture tests check them against Spike
+    decoded = [d for d in _random_words(isa, 12, seed=5) if not d.entry.hint]
     for d in decoded:
         ours = _our_text(isa, d)
         theirs = _capstone_text(d.word, d.length)
@@ -158,7 +160,7 @@ def test_every_entry_with_random_operands() -> None:
 
 def _capstone_only(word: int, mnemonic: str) -> bool:
     """Words capstone decodes and we deliberately do not (RV32IMFC has no D, no supervisor
-    mode; HINTs and reserved RVC encodings stay undecoded, see c.toml)."""
+    mode; the shift HINTs and reserved RVC encodings stay undecoded, see c.toml)."""
     if mnemonic in ("fld", "fsd", "c.fld", "c.fsd", "c.fldsp", "c.fsdsp", "sfence.vma") \
             or "d" in mnemonic.split(".")[1:]:       # fadd.d, fcvt.d.w, fcvt.s.d, ...
         return True
@@ -167,7 +169,6 @@ def _capstone_only(word: int, mnemonic: str) -> bool:
     imm6 = (word >> 12 & 1) << 5 | (word >> 2 & 31)
     rd = word >> 7 & 31
     return {
-        "c.nop": imm6 != 0,                          # HINT
         "c.addi": imm6 == 0,                         # HINT
         "c.lui": imm6 == 0,                          # reserved
         # shifts: rd = 0 and shamt = 0 are HINTs, RV32 reserves shamt[5] = 1 (bit 12)
@@ -191,6 +192,12 @@ def test_every_16_bit_word() -> None:
                 wrong.append(f"{word:#06x}: we do not decode it, capstone: {theirs!r}")
             continue
         ours = _our_text(isa, d)
+        if d.entry.hint:
+            # a HINT: capstone prints c.nop's without its immediate and leaves some undecoded;
+            # it must not read the word as another instruction
+            if theirs is not None and theirs.split()[0] != d.entry.name:
+                wrong.append(f"{word:#06x}: our HINT {ours!r}, capstone {theirs!r}")
+            continue
         if theirs is None or not same_instruction(isa, d, ours, theirs):
             wrong.append(f"{word:#06x}: ours {ours!r}, capstone {theirs!r}")
     assert not wrong, f"{len(wrong)} differ:\n" + "\n".join(wrong[:40])

@@ -95,6 +95,15 @@ ret2:
     c.jr ra
 9:  sw s3, 76(s0)
     c.nop
+    # HINTs (c.toml): they execute as writes to x0, which change nothing
+    .half 0x0015               # c.nop 5
+    .half 0x4015               # c.li zero, 5
+    .half 0x6005               # c.lui zero, 0x1
+    .half 0x800a               # c.mv zero, sp
+    .half 0x900a               # c.add zero, sp
+    addi t0, zero, 7
+    .half 0x0281               # c.addi t0, 0
+    sw t0, 80(s0)              # 7: x0 still reads 0, t0 unchanged
     li a0, 0
     li a7, 93
     ecall
