@@ -7,6 +7,7 @@ message on stderr and exit status 2, never a Python traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -306,20 +307,20 @@ def _setup_diff(sub: argparse._SubParsersAction) -> None:
     p.add_argument("b", help="run result B")
     p.add_argument("--top", type=_positive, default=10,
                    help="functions to list (default: 10)")
+    add_table_options(p)
     p.set_defaults(run=_run_diff)
 
 
 def _run_diff(args: argparse.Namespace) -> int:
     from traces.diff import diff_view
     from traces.outputs import load_result
-    from traces.term import console
 
     try:
         a, b = load_result(args.a), load_result(args.b)
     except ValueError as e:
         _error(args, str(e))
         return USAGE_ERROR
-    console().print(diff_view(a, b, (args.a, args.b), args.top))
+    _show(diff_view(a, b, (args.a, args.b), args.top), args)
     return 0
 
 
@@ -400,6 +401,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(printable(str(e)), file=sys.stderr)
     except ElfError as e:
         _error(args, str(e))
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as cat and grep do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
         _error(args, f"{where}{e.strerror or e}")

@@ -4,19 +4,19 @@ Two kernels, or one kernel under two configurations.  The first table has the to
 runs (all cores) per category with the change; the second the change of every core in every
 category, so that one core's barrier wait or conflicts stand out; the third sums the profile per
 function so that a change can be traced to the code it comes from; a last table lists the
-configuration settings that differ.  Cores present in only one run are marked as such.
+configuration settings that differ.  Cores present in only one run are marked as such.  They
+are ``traces.term.Tabular`` tables, printed like every other table of the command line (fitting
+the terminal, plain rows when piped, ``--format``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from rich.console import Group
-from rich.table import Table
-
 from isasim import layout as L
 from isasim.result import RunResult
 from traces.symbols import function_of_pcs
+from traces.term import Column, Tabular
 
 
 def _cell(a: int | None, b: int | None) -> str:
@@ -29,45 +29,40 @@ def _cell(a: int | None, b: int | None) -> str:
 
 
 def _delta(d: int) -> str:
-    """A signed change, red when B spends more cycles, green when fewer."""
-    if d == 0:
-        return "[dim]=[/dim]"
-    colour = "red" if d > 0 else "green"
-    return f"[{colour}]{d:+,}[/{colour}]"
+    """A signed change: + when B spends more cycles."""
+    return "=" if d == 0 else f"{d:+,}"
 
 
 def _used(a: RunResult, b: RunResult) -> list[int]:
     return [k for k in range(L.NCAT) if a.categories[:, k].any() or b.categories[:, k].any()]
 
 
-def total_diff(a: RunResult, b: RunResult, names: tuple[str, str]) -> Table:
+def total_diff(a: RunResult, b: RunResult, names: tuple[str, str]) -> Tabular:
     """All cores together: cycles and each category in A and B, the change and its share."""
-    t = Table(title=f"all cores: {names[0]} (A) -> {names[1]} (B)")
-    for col in ("", "A", "B", "change", "%"):
-        t.add_column(col, justify="right" if col else "left")
+    t = Tabular(f"all cores: {names[0]} (A) -> {names[1]} (B)",
+                [Column("", key=True), Column("A", number=True), Column("B", number=True),
+                 Column("change", number=True), Column("%", number=True)])
     rows = [("core-cycles", int(a.cycles.sum()), int(b.cycles.sum()))]
     rows += [(L.CATEGORIES[k], int(a.categories[:, k].sum()), int(b.categories[:, k].sum()))
              for k in _used(a, b)]
     for name, va, vb in rows:
-        t.add_row(name, f"{va:,}", f"{vb:,}", _delta(vb - va),
-                  f"{100 * (vb - va) / va:+.1f}%" if va and va != vb else "")
+        t.add(name, va, vb, _delta(vb - va),
+              f"{100 * (vb - va) / va:+.1f}%" if va and va != vb else "")
     return t
 
 
-def core_diff(a: RunResult, b: RunResult) -> Table:
+def core_diff(a: RunResult, b: RunResult) -> Tabular:
     """Per core, the change (B - A) of its cycles and of every category used by either run."""
     cats = _used(a, b)
-    t = Table(title="change per core and category, B - A (red: more cycles in B)")
-    t.add_column("core", justify="right")
-    t.add_column("cycles", justify="right")
-    for k in cats:
-        t.add_column(L.CATEGORIES[k], justify="right")
+    t = Tabular("change per core and category, B - A (+: more cycles in B)",
+                [Column("core", number=True, key=True), Column("cycles", number=True)]
+                + [Column(L.CATEGORIES[k], number=True) for k in cats])
     for c in range(max(a.ncores, b.ncores)):
         if c >= a.ncores or c >= b.ncores:
-            t.add_row(str(c), f"only in {'A' if c < a.ncores else 'B'}", *[""] * len(cats))
+            t.add(c, f"only in {'A' if c < a.ncores else 'B'}", *[""] * len(cats))
             continue
-        t.add_row(str(c), _delta(int(b.cycles[c]) - int(a.cycles[c])),
-                  *[_delta(int(b.categories[c, k]) - int(a.categories[c, k])) for k in cats])
+        t.add(c, _delta(int(b.cycles[c]) - int(a.cycles[c])),
+              *[_delta(int(b.categories[c, k]) - int(a.categories[c, k])) for k in cats])
     return t
 
 
@@ -86,36 +81,35 @@ def function_cycles(r: RunResult) -> dict[str, dict[str, int]]:
     return out
 
 
-def function_diff(a: RunResult, b: RunResult, names: tuple[str, str], top: int) -> Table:
+def function_diff(a: RunResult, b: RunResult, names: tuple[str, str], top: int) -> Tabular:
     """The functions whose cycles changed most, with the categories that changed."""
     fa, fb = function_cycles(a), function_cycles(b)
     zero: dict[str, int] = defaultdict(int)
     names_all = sorted(set(fa) | set(fb),
                        key=lambda f: -abs(fb.get(f, zero)["cycles"] - fa.get(f, zero)["cycles"]))
-    t = Table(title=f"cycles per function (all cores): {names[0]} -> {names[1]}")
-    t.add_column("function")
-    t.add_column("cycles", justify="right")
-    t.add_column("largest changes by category")
+    t = Tabular(f"cycles per function (all cores): {names[0]} -> {names[1]}",
+                [Column("function", key=True), Column("cycles", number=True),
+                 Column("largest changes by category")])
     for f in names_all[:top]:
         da, db = fa.get(f, zero), fb.get(f, zero)
         changes = sorted(((db[k] - da[k], k) for k in L.CATEGORIES if db[k] != da[k]),
                          key=lambda x: -abs(x[0]))
-        t.add_row(f, _cell(da["cycles"], db["cycles"]),
-                  ", ".join(f"{k} {d:+,}" for d, k in changes[:4]) or "same")
+        t.add(f, _cell(da["cycles"], db["cycles"]),
+              ", ".join(f"{k} {d:+,}" for d, k in changes[:4]) or "same")
     return t
 
 
-def diff_view(a: RunResult, b: RunResult, names: tuple[str, str], top: int = 10) -> Group:
-    """Both tables, plus a note when the two runs used different configurations."""
+def diff_view(a: RunResult, b: RunResult, names: tuple[str, str], top: int = 10
+              ) -> list[Tabular]:
+    """The three tables, plus the configuration settings when the two runs differ there."""
     parts = [total_diff(a, b, names), core_diff(a, b), function_diff(a, b, names, top)]
     changed = sorted(k for k in set(a.config) | set(b.config)
                      if a.config.get(k) != b.config.get(k))
     if changed:
-        t = Table(title="configuration differences")
-        t.add_column("setting")
-        t.add_column(names[0], justify="right")
-        t.add_column(names[1], justify="right")
+        t = Tabular("configuration differences",
+                    [Column("setting", key=True), Column(names[0], number=True),
+                     Column(names[1], number=True)])
         for k in changed:
-            t.add_row(k, str(a.config.get(k, "-")), str(b.config.get(k, "-")))
+            t.add(k, str(a.config.get(k, "-")), str(b.config.get(k, "-")))
         parts.append(t)
-    return Group(*parts)
+    return parts
