@@ -241,7 +241,7 @@ mmh_2x4_done:
     addi sp, sp, 112
     ret
 
-# mmh_2x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_2x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 62 instructions for 64 MACs
 # (double operand registers, 0 load-use stalls).
@@ -261,7 +261,7 @@ mmh_2x4_2x4_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_2x4_2x4_t1_ptrs
-mmh_2x4_2x4_t1_ldc:               # accumulate: C, widened
+mmh_2x4_2x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -422,7 +422,7 @@ mmh_2x4_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_2x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_2x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -437,7 +437,7 @@ mmh_2x4_2x2_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_2x4_2x2_t1_ptrs
-mmh_2x4_2x2_t1_ldc:               # accumulate: C, widened
+mmh_2x4_2x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -499,7 +499,7 @@ mmh_2x4_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_2x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_2x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -512,7 +512,7 @@ mmh_2x4_2x1_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_2x4_2x1_t1_ptrs
-mmh_2x4_2x1_t1_ldc:               # accumulate: C, widened
+mmh_2x4_2x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -557,7 +557,7 @@ mmh_2x4_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_2x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_2x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -572,7 +572,7 @@ mmh_2x4_1x4_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_2x4_1x4_t1_ptrs
-mmh_2x4_1x4_t1_ldc:               # accumulate: C, widened
+mmh_2x4_1x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -637,7 +637,7 @@ mmh_2x4_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_2x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_2x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -650,7 +650,7 @@ mmh_2x4_1x2_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_2x4_1x2_t1_ptrs
-mmh_2x4_1x2_t1_ldc:               # accumulate: C, widened
+mmh_2x4_1x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -693,7 +693,7 @@ mmh_2x4_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_2x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_2x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
 # (double operand registers, 0 load-use stalls).
@@ -705,7 +705,7 @@ mmh_2x4_1x1_t1:
     bnez s3, mmh_2x4_1x1_t1_ldc
     fmv.w.x f0, zero
     j mmh_2x4_1x1_t1_ptrs
-mmh_2x4_1x1_t1_ldc:               # accumulate: C, widened
+mmh_2x4_1x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
 mmh_2x4_1x1_t1_ptrs:

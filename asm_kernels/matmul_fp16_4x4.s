@@ -269,7 +269,7 @@ mmh_4x4_done:
     addi sp, sp, 112
     ret
 
-# mmh_4x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 104 instructions for 128 MACs
 # (double operand registers, 0 load-use stalls).
@@ -297,7 +297,7 @@ mmh_4x4_4x4_t1:
     fmv.w.x f14, zero
     fmv.w.x f15, zero
     j mmh_4x4_4x4_t1_ptrs
-mmh_4x4_4x4_t1_ldc:               # accumulate: C, widened
+mmh_4x4_4x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -562,7 +562,7 @@ mmh_4x4_4x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x4_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x4_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -581,7 +581,7 @@ mmh_4x4_4x2_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_4x4_4x2_t1_ptrs
-mmh_4x4_4x2_t1_ldc:               # accumulate: C, widened
+mmh_4x4_4x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -681,7 +681,7 @@ mmh_4x4_4x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x4_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x4_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -696,7 +696,7 @@ mmh_4x4_4x1_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x4_4x1_t1_ptrs
-mmh_4x4_4x1_t1_ldc:               # accumulate: C, widened
+mmh_4x4_4x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -767,7 +767,7 @@ mmh_4x4_4x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_4x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -786,7 +786,7 @@ mmh_4x4_2x4_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_4x4_2x4_t1_ptrs
-mmh_4x4_2x4_t1_ldc:               # accumulate: C, widened
+mmh_4x4_2x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -882,7 +882,7 @@ mmh_4x4_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -897,7 +897,7 @@ mmh_4x4_2x2_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x4_2x2_t1_ptrs
-mmh_4x4_2x2_t1_ldc:               # accumulate: C, widened
+mmh_4x4_2x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -959,7 +959,7 @@ mmh_4x4_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -972,7 +972,7 @@ mmh_4x4_2x1_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_4x4_2x1_t1_ptrs
-mmh_4x4_2x1_t1_ldc:               # accumulate: C, widened
+mmh_4x4_2x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -1017,7 +1017,7 @@ mmh_4x4_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_4x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1032,7 +1032,7 @@ mmh_4x4_1x4_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x4_1x4_t1_ptrs
-mmh_4x4_1x4_t1_ldc:               # accumulate: C, widened
+mmh_4x4_1x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1097,7 +1097,7 @@ mmh_4x4_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1110,7 +1110,7 @@ mmh_4x4_1x2_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_4x4_1x2_t1_ptrs
-mmh_4x4_1x2_t1_ldc:               # accumulate: C, widened
+mmh_4x4_1x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1153,7 +1153,7 @@ mmh_4x4_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1165,7 +1165,7 @@ mmh_4x4_1x1_t1:
     bnez s3, mmh_4x4_1x1_t1_ldc
     fmv.w.x f0, zero
     j mmh_4x4_1x1_t1_ptrs
-mmh_4x4_1x1_t1_ldc:               # accumulate: C, widened
+mmh_4x4_1x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
 mmh_4x4_1x1_t1_ptrs:

@@ -294,7 +294,7 @@ mmh_4x6_done:
     addi sp, sp, 112
     ret
 
-# mmh_4x6_4x6_t1: 4 x 6 blocks; C[i..i+4, j..j+6*nb] (+)= A . B^T in binary16
+# mmh_4x6_4x6_t1: 4 x 6 blocks; C[i..i+4, j..j+6*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 146 instructions for 192 MACs
 # (stream_b operand registers, 0 load-use stalls).
@@ -330,7 +330,7 @@ mmh_4x6_4x6_t1:
     fmv.w.x f22, zero
     fmv.w.x f23, zero
     j mmh_4x6_4x6_t1_ptrs
-mmh_4x6_4x6_t1_ldc:               # accumulate: C, widened
+mmh_4x6_4x6_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -695,7 +695,7 @@ mmh_4x6_4x6_t1_blk_end:
     addi a4, a4, 12
     ret
 
-# mmh_4x6_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x6_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 32 instructions for 32 MACs
 # (double operand registers, 0 load-use stalls).
@@ -722,7 +722,7 @@ mmh_4x6_4x4_t1:
     fmv.w.x f14, zero
     fmv.w.x f15, zero
     j mmh_4x6_4x4_t1_ptrs
-mmh_4x6_4x4_t1_ldc:               # accumulate: C, widened
+mmh_4x6_4x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -880,7 +880,7 @@ mmh_4x6_4x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x6_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x6_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -899,7 +899,7 @@ mmh_4x6_4x2_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_4x6_4x2_t1_ptrs
-mmh_4x6_4x2_t1_ldc:               # accumulate: C, widened
+mmh_4x6_4x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -999,7 +999,7 @@ mmh_4x6_4x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x6_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x6_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1014,7 +1014,7 @@ mmh_4x6_4x1_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x6_4x1_t1_ptrs
-mmh_4x6_4x1_t1_ldc:               # accumulate: C, widened
+mmh_4x6_4x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -1085,7 +1085,7 @@ mmh_4x6_4x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_4x6_2x6_t1: 2 x 6 blocks; C[i..i+2, j..j+6*nb] (+)= A . B^T in binary16
+# mmh_4x6_2x6_t1: 2 x 6 blocks; C[i..i+2, j..j+6*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 28 instructions for 24 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1108,7 +1108,7 @@ mmh_4x6_2x6_t1:
     fmv.w.x f10, zero
     fmv.w.x f11, zero
     j mmh_4x6_2x6_t1_ptrs
-mmh_4x6_2x6_t1_ldc:               # accumulate: C, widened
+mmh_4x6_2x6_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1238,7 +1238,7 @@ mmh_4x6_2x6_t1_blk_end:
     addi a4, a4, 12
     ret
 
-# mmh_4x6_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x6_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1257,7 +1257,7 @@ mmh_4x6_2x4_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_4x6_2x4_t1_ptrs
-mmh_4x6_2x4_t1_ldc:               # accumulate: C, widened
+mmh_4x6_2x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1353,7 +1353,7 @@ mmh_4x6_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x6_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x6_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1368,7 +1368,7 @@ mmh_4x6_2x2_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x6_2x2_t1_ptrs
-mmh_4x6_2x2_t1_ldc:               # accumulate: C, widened
+mmh_4x6_2x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1430,7 +1430,7 @@ mmh_4x6_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x6_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x6_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1443,7 +1443,7 @@ mmh_4x6_2x1_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_4x6_2x1_t1_ptrs
-mmh_4x6_2x1_t1_ldc:               # accumulate: C, widened
+mmh_4x6_2x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -1488,7 +1488,7 @@ mmh_4x6_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_4x6_1x6_t1: 1 x 6 blocks; C[i..i+1, j..j+6*nb] (+)= A . B^T in binary16
+# mmh_4x6_1x6_t1: 1 x 6 blocks; C[i..i+1, j..j+6*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 12 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1505,7 +1505,7 @@ mmh_4x6_1x6_t1:
     fmv.w.x f4, zero
     fmv.w.x f5, zero
     j mmh_4x6_1x6_t1_ptrs
-mmh_4x6_1x6_t1_ldc:               # accumulate: C, widened
+mmh_4x6_1x6_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1592,7 +1592,7 @@ mmh_4x6_1x6_t1_blk_end:
     addi a4, a4, 12
     ret
 
-# mmh_4x6_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_4x6_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1607,7 +1607,7 @@ mmh_4x6_1x4_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_4x6_1x4_t1_ptrs
-mmh_4x6_1x4_t1_ldc:               # accumulate: C, widened
+mmh_4x6_1x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1672,7 +1672,7 @@ mmh_4x6_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_4x6_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_4x6_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1685,7 +1685,7 @@ mmh_4x6_1x2_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_4x6_1x2_t1_ptrs
-mmh_4x6_1x2_t1_ldc:               # accumulate: C, widened
+mmh_4x6_1x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1728,7 +1728,7 @@ mmh_4x6_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_4x6_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_4x6_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1740,7 +1740,7 @@ mmh_4x6_1x1_t1:
     bnez s3, mmh_4x6_1x1_t1_ldc
     fmv.w.x f0, zero
     j mmh_4x6_1x1_t1_ptrs
-mmh_4x6_1x1_t1_ldc:               # accumulate: C, widened
+mmh_4x6_1x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
 mmh_4x6_1x1_t1_ptrs:

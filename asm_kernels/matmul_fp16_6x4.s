@@ -303,7 +303,7 @@ mmh_6x4_done:
     addi sp, sp, 112
     ret
 
-# mmh_6x4_6x4_t1: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_6x4_6x4_t1: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 146 instructions for 192 MACs
 # (stream_a operand registers, 0 load-use stalls).
@@ -339,7 +339,7 @@ mmh_6x4_6x4_t1:
     fmv.w.x f22, zero
     fmv.w.x f23, zero
     j mmh_6x4_6x4_t1_ptrs
-mmh_6x4_6x4_t1_ldc:               # accumulate: C, widened
+mmh_6x4_6x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -708,7 +708,7 @@ mmh_6x4_6x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_6x4_6x2_t1: 6 x 2 blocks; C[i..i+6, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_6x4_6x2_t1: 6 x 2 blocks; C[i..i+6, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 28 instructions for 24 MACs
 # (double operand registers, 0 load-use stalls).
@@ -731,7 +731,7 @@ mmh_6x4_6x2_t1:
     fmv.w.x f10, zero
     fmv.w.x f11, zero
     j mmh_6x4_6x2_t1_ptrs
-mmh_6x4_6x2_t1_ldc:               # accumulate: C, widened
+mmh_6x4_6x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -869,7 +869,7 @@ mmh_6x4_6x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_6x4_6x1_t1: 6 x 1 blocks; C[i..i+6, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_6x4_6x1_t1: 6 x 1 blocks; C[i..i+6, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 12 MACs
 # (double operand registers, 0 load-use stalls).
@@ -886,7 +886,7 @@ mmh_6x4_6x1_t1:
     fmv.w.x f4, zero
     fmv.w.x f5, zero
     j mmh_6x4_6x1_t1_ptrs
-mmh_6x4_6x1_t1_ldc:               # accumulate: C, widened
+mmh_6x4_6x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -983,7 +983,7 @@ mmh_6x4_6x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_6x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_6x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 32 instructions for 32 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1010,7 +1010,7 @@ mmh_6x4_4x4_t1:
     fmv.w.x f14, zero
     fmv.w.x f15, zero
     j mmh_6x4_4x4_t1_ptrs
-mmh_6x4_4x4_t1_ldc:               # accumulate: C, widened
+mmh_6x4_4x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1168,7 +1168,7 @@ mmh_6x4_4x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_6x4_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_6x4_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1187,7 +1187,7 @@ mmh_6x4_4x2_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_6x4_4x2_t1_ptrs
-mmh_6x4_4x2_t1_ldc:               # accumulate: C, widened
+mmh_6x4_4x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1287,7 +1287,7 @@ mmh_6x4_4x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_6x4_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_6x4_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1302,7 +1302,7 @@ mmh_6x4_4x1_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_6x4_4x1_t1_ptrs
-mmh_6x4_4x1_t1_ldc:               # accumulate: C, widened
+mmh_6x4_4x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -1373,7 +1373,7 @@ mmh_6x4_4x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_6x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_6x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 20 instructions for 16 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1392,7 +1392,7 @@ mmh_6x4_2x4_t1:
     fmv.w.x f6, zero
     fmv.w.x f7, zero
     j mmh_6x4_2x4_t1_ptrs
-mmh_6x4_2x4_t1_ldc:               # accumulate: C, widened
+mmh_6x4_2x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1488,7 +1488,7 @@ mmh_6x4_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_6x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_6x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1503,7 +1503,7 @@ mmh_6x4_2x2_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_6x4_2x2_t1_ptrs
-mmh_6x4_2x2_t1_ldc:               # accumulate: C, widened
+mmh_6x4_2x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1565,7 +1565,7 @@ mmh_6x4_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_6x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_6x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1578,7 +1578,7 @@ mmh_6x4_2x1_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_6x4_2x1_t1_ptrs
-mmh_6x4_2x1_t1_ldc:               # accumulate: C, widened
+mmh_6x4_2x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     add a0, a0, s2
@@ -1623,7 +1623,7 @@ mmh_6x4_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
 
-# mmh_6x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16
+# mmh_6x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1638,7 +1638,7 @@ mmh_6x4_1x4_t1:
     fmv.w.x f2, zero
     fmv.w.x f3, zero
     j mmh_6x4_1x4_t1_ptrs
-mmh_6x4_1x4_t1_ldc:               # accumulate: C, widened
+mmh_6x4_1x4_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1703,7 +1703,7 @@ mmh_6x4_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
 
-# mmh_6x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16
+# mmh_6x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1716,7 +1716,7 @@ mmh_6x4_1x2_t1:
     fmv.w.x f0, zero
     fmv.w.x f1, zero
     j mmh_6x4_1x2_t1_ptrs
-mmh_6x4_1x2_t1_ldc:               # accumulate: C, widened
+mmh_6x4_1x2_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
     flh f1, 2(a0)
@@ -1759,7 +1759,7 @@ mmh_6x4_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
 
-# mmh_6x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_6x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
 # (double operand registers, 0 load-use stalls).
@@ -1771,7 +1771,7 @@ mmh_6x4_1x1_t1:
     bnez s3, mmh_6x4_1x1_t1_ldc
     fmv.w.x f0, zero
     j mmh_6x4_1x1_t1_ptrs
-mmh_6x4_1x1_t1_ldc:               # accumulate: C, widened
+mmh_6x4_1x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
 mmh_6x4_1x1_t1_ptrs:

@@ -42,6 +42,17 @@ class HStrip(Strip):
     """A strip routine of u x v blocks on binary16 pairs, B stored M x K2."""
 
     MAC: ClassVar[str] = "vfdotpex.s.h {c}, {a}, {b}"
+    ACCUMULATES_IN: ClassVar[str] = "binary32"
+
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        """The accumulator of one output from C (``off`` bytes from ``ptr``), when
+        accumulating: the binary16 value widened (exact) to binary32."""
+        return [f"    flh {acc}, {off}({ptr})", f"    fcvt.s.h {acc}, {acc}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        """One output to C: the binary32 sum rounded once to binary16."""
+        return [f"    fcvt.h.s {acc}, {acc}", f"    fsh {acc}, {off}({ptr})"]
 
     def emit(self, prefix: str) -> list[str]:
         u, v, uk = self.u, self.v, self.uk
@@ -54,7 +65,8 @@ class HStrip(Strip):
         spare = FREGS[u * v:]
         lines = [
             "",
-            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16",
+            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
+            f"accumulated in {self.ACCUMULATES_IN}",
             "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
             f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
             f"{len(main)} instructions for {2 * u * v * uk} MACs",
@@ -71,13 +83,12 @@ class HStrip(Strip):
         lines += [f"    mv {pa[0]}, a4",
                   f"    bnez s3, {name}_ldc"]
         lines += [f"    fmv.w.x {acc[rr][t]}, zero" for rr in range(u) for t in range(v)]
-        lines += [f"    j {name}_ptrs", f"{name}_ldc:               # accumulate: C, widened"]
+        lines += [f"    j {name}_ptrs", f"{name}_ldc:               # accumulate: from C"]
         for rr in range(u):
             if rr:
                 lines.append(f"    add {pa[0]}, {pa[0]}, s2")
             for t in range(v):
-                lines += [f"    flh {acc[rr][t]}, {2 * t}({pa[0]})",
-                          f"    fcvt.s.h {acc[rr][t]}, {acc[rr][t]}"]
+                lines += self.load_c(acc[rr][t], 2 * t, pa[0], pb[0])
         lines += [f"{name}_ptrs:", f"    mv {pa[0]}, a2"]
         lines += [f"    add {pa[k]}, {pa[k - 1]}, s1" for k in range(1, u)]
         lines += [f"    mv {pb[0]}, a3"]
@@ -98,10 +109,31 @@ class HStrip(Strip):
             if rr:
                 lines.append(f"    add {pa[0]}, {pa[0]}, s2")
             for t in range(v):
-                lines += [f"    fcvt.h.s {acc[rr][t]}, {acc[rr][t]}",
-                          f"    fsh {acc[rr][t]}, {2 * t}({pa[0]})"]
+                lines += self.store_c(acc[rr][t], 2 * t, pa[0], (q, r), spare[0])
         lines += [f"{name}_blk_end:", f"    addi a4, a4, {2 * v}", "    ret"]
         return lines
+
+
+@dataclass(frozen=True)
+class HLaneStrip(HStrip):
+    """A strip routine accumulating in the two binary16 lanes (``vfmac.h``), as PULP-TrainLib's
+    fp16 SIMD matmuls do: lane 0 sums the even k, lane 1 the odd k, each product added with one
+    binary16 rounding; the two lanes are added (``fadd.h``, one rounding) at the store."""
+
+    MAC: ClassVar[str] = "vfmac.h {c}, {a}, {b}"
+    ACCUMULATES_IN: ClassVar[str] = "binary16 lanes"
+
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        """Lane 0 starts at C, lane 1 at +0."""
+        return [f"    lhu {tmp}, {off}({ptr})", f"    fmv.w.x {acc}, {tmp}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        """lane 0 + lane 1, rounded to binary16 (each lane NaN-boxed into a scalar first)."""
+        lo, hi = tmps
+        return [f"    fmv.x.w {lo}, {acc}", f"    srli {hi}, {lo}, 16",
+                f"    fmv.h.x {acc}, {lo}", f"    fmv.h.x {ftmp}, {hi}",
+                f"    fadd.h {acc}, {acc}, {ftmp}", f"    fsh {acc}, {off}({ptr})"]
 
 
 @dataclass(frozen=True)
@@ -128,14 +160,43 @@ class Fp16Family(Family):
         return f"mmh_{self.name}"
 
     @property
+    def file(self) -> str:
+        return f"matmul_fp16_{self.name}.s"
+
+    @property
+    def rounding(self) -> str:
+        return ("each output accumulated in binary32 by vfdotpex.s.h, one k pair per "
+                "instruction, then rounded once to binary16")
+
+    @property
     def title(self) -> str:
         p = self.prefix
         return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), IEEE "
                 f"binary16 in and out, B stored M x K, rows of A and B K2 = K rounded up to "
-                f"even values long; each output accumulated in binary32 by vfdotpex.s.h, one "
-                f"k pair per instruction, then rounded once to binary16.  Main block {self.u} "
+                f"even values long; {self.rounding}.  Main block {self.u} "
                 f"x {self.v} (k pairs unrolled x{self.uk}), rows (_n) or columns (_m) of C "
                 f"split over the cores in whole groups of {self.u} rows / {self.v} columns.")
+
+
+@dataclass(frozen=True)
+class Fp16LaneFamily(Fp16Family):
+    """The binary16-accumulating (vfmac.h) kernels of one block shape."""
+
+    strip_type: ClassVar[type[Strip]] = HLaneStrip
+
+    @property
+    def prefix(self) -> str:
+        return f"mmhl_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_fp16_lanes_{self.name}.s"
+
+    @property
+    def rounding(self) -> str:
+        return ("each output accumulated in two binary16 lanes by vfmac.h (lane 0 the even k, "
+                "lane 1 the odd k, one rounding per product), the lanes added by fadd.h at the "
+                "end, as PULP-TrainLib's fp16 SIMD kernels accumulate")
 
 
 FAMILIES = (
@@ -160,6 +221,10 @@ FAMILIES = (
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
         "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
         "4-, 2-, 1-row strips.")),
+    Fp16LaneFamily(2, 4, scheduling=(
+        "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
+    Fp16LaneFamily(4, 6, scheduling=(
+        "Scheduling: as mmh_4x6, with vfmac.h into packed binary16 accumulators.")),
 )
 
 
@@ -170,18 +235,19 @@ def catalogue_toml() -> str:
     for fam in FAMILIES:
         for dim, what, g in (("N", "rows", fam.u), ("M", "columns", fam.v)):
             kname = f"{fam.prefix}_{dim.lower()}"
-            out += ["[[kernel]]", f'name = "{kname}"', f'file = "matmul_fp16_{fam.name}.s"',
+            out += ["[[kernel]]", f'name = "{kname}"', f'file = "{fam.file}"',
                     f'entry = "{kname}"', 'family = "matmul_fp16"', 'args = "matmul"',
                     f"unroll = [{fam.u}, {fam.v}]", f'parallel = "{dim}"',
                     'constraints = ["N >= 1", "M >= 1", "K >= 1", "trans_B == 1"]',
-                    f'doc = "binary16, {fam.u}x{fam.v} block, k pairs x{fam.uk}, {what} of C '
-                    f'split over the cores in groups of {g}"', ""]
+                    f'doc = "binary16 (accumulated in {fam.strip_type.ACCUMULATES_IN}), '
+                    f'{fam.u}x{fam.v} block, k pairs x{fam.uk}, {what} of C split over the '
+                    f'cores in groups of {g}"', ""]
     return "\n".join(out)
 
 
 def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
-    files = {HERE / f"matmul_fp16_{fam.name}.s": emit_family(fam) for fam in FAMILIES}
+    files = {HERE / fam.file: emit_family(fam) for fam in FAMILIES}
     files[HERE / "matmul_fp16.toml"] = catalogue_toml()
     return files
 

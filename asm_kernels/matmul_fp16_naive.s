@@ -200,7 +200,7 @@ mmh_naive_done:
     addi sp, sp, 112
     ret
 
-# mmh_naive_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16
+# mmh_naive_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
 # (double operand registers, 0 load-use stalls).
@@ -212,7 +212,7 @@ mmh_naive_1x1_t1:
     bnez s3, mmh_naive_1x1_t1_ldc
     fmv.w.x f0, zero
     j mmh_naive_1x1_t1_ptrs
-mmh_naive_1x1_t1_ldc:               # accumulate: C, widened
+mmh_naive_1x1_t1_ldc:               # accumulate: from C
     flh f0, 0(a0)
     fcvt.s.h f0, f0
 mmh_naive_1x1_t1_ptrs:

@@ -1,10 +1,12 @@
 """The binary16 matmul kernels (matmul_fp16_gen.py) against a bit-exact numpy model.
 
 Golden model: the kernels' own rounding order (``asm_kernels/matmul_fp16_gen.py``), emulated
-exactly.  Per k pair, ``vfdotpex.s.h`` computes p = a0*b0 (exact in binary32: 11 + 11 bits), s =
-fma(a1, b1, p) rounded to binary32, then acc + s rounded to binary32; the final binary32 sum is
-rounded to binary16.  Each binary32 rounding of a sum of two exactly known float64 values is
-done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to float32, corrected where it
+exactly.  The mmhl_ kernels: per k, ``fma`` of the product into lane k % 2 rounded to binary16
+(the product is exact in float64, the sum rounded by ``f32_sum(..., float16)``), the lanes
+added and rounded at the end.  The mmh_ kernels: per k pair, ``vfdotpex.s.h`` computes
+p = a0*b0 (exact in binary32: 11 + 11 bits), s = fma(a1, b1, p) rounded to binary32, then
+acc + s rounded to binary32; the final binary32 sum is rounded to binary16.  Each rounding
+of a sum of two exactly known float64 values is done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to float32, corrected where it
 sits exactly on a float32 tie and the TwoSum error says on which side the true sum is), so the
 model is correctly rounded whatever the exponent spread.  The outputs must equal it bit for bit.
 On random data the binary16 rounding hides most binary32 differences, so
@@ -42,13 +44,14 @@ BEST = "mmh_4x6_n"
 SENTINEL = np.uint16(0x7E5A)
 
 
-def f32_sum(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x + y rounded once to binary32 (nearest even); x, y float64 arrays, exact values."""
+def f32_sum(x: np.ndarray, y: np.ndarray, dtype=np.float32) -> np.ndarray:
+    """x + y rounded once to ``dtype`` (binary32 or binary16, nearest even); x, y float64
+    arrays of exact values."""
     s = x + y
     bb = s - x
     err = (x - (s - bb)) + (y - bb)                       # TwoSum: x + y = s + err exactly
-    r = s.astype(np.float32)
-    other = np.nextafter(r, np.where(s > r, np.inf, -np.inf).astype(np.float32))
+    r = s.astype(dtype)
+    other = np.nextafter(r, np.where(s > r, np.inf, -np.inf).astype(dtype))
     tie = (r.astype(np.float64) != s) & \
         ((r.astype(np.float64) + other.astype(np.float64)) / 2 == s) & (err != 0)
     up = np.maximum(r, other)
@@ -56,13 +59,21 @@ def f32_sum(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(tie, np.where(err > 0, up, down), r)
 
 
-def golden(A2, B2, C, K, acc):
-    """The kernels' result, bit for bit (binary16 N x M); A2, B2 padded to K2 columns."""
+def golden(A2, B2, C, K, acc, lanes=False):
+    """The kernels' result, bit for bit (binary16 N x M); A2, B2 padded to K2 columns.
+    ``lanes``: the mmhl_ kernels (vfmac.h into two binary16 lanes, fadd.h at the end)."""
     a = A2[:, :K].astype(np.float64)
     b = B2[:, :K].astype(np.float64)
     if K % 2:                       # the last pair's upper lanes are zero
         a = np.concatenate([a, np.zeros((a.shape[0], 1))], axis=1)
         b = np.concatenate([b, np.zeros((b.shape[0], 1))], axis=1)
+    if lanes:
+        lane = [C.copy() if acc else np.zeros(C.shape, np.float16),
+                np.zeros(C.shape, np.float16)]
+        for j in range(a.shape[1]):                     # lane j % 2: fma in binary16
+            lane[j % 2] = f32_sum(np.outer(a[:, j], b[:, j]), lane[j % 2].astype(np.float64),
+                                  np.float16)
+        return f32_sum(lane[0].astype(np.float64), lane[1].astype(np.float64), np.float16)
     d = C.astype(np.float32) if acc else np.zeros(C.shape, np.float32)
     for j in range(0, a.shape[1], 2):
         p = np.outer(a[:, j], b[:, j])                    # exact (22 significant bits)
@@ -100,7 +111,7 @@ def run(name, N, M, K, acc, cores, seed=0, config="pulp-open"):
 
 def run_case(name, N, M, K, acc, cores, seed=0):
     got, _, (A2, B2, C) = run(name, N, M, K, acc, cores, seed)
-    want = golden(A2, B2, C, K, acc)
+    want = golden(A2, B2, C, K, acc, lanes=name.startswith("mmhl_"))
     bad = got.view(np.uint16) != want.view(np.uint16)
     if bad.any():
         first = tuple(np.argwhere(bad)[0])
