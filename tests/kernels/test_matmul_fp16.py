@@ -1,17 +1,17 @@
 """The binary16 matmul kernels (matmul_fp16_gen.py) against a bit-exact numpy model.
 
 Golden model: the kernels' own rounding order (``asm_kernels/matmul_fp16_gen.py``), emulated
-exactly.  The mmhl_ kernels: per k, ``fma`` of the product into lane k % 2 rounded to binary16
-(the product is exact in float64, the sum rounded by ``f32_sum(..., float16)``), the lanes
-added and rounded at the end.  The mmh_ kernels: per k pair, ``vfdotpex.s.h`` computes
-p = a0*b0 (exact in binary32: 11 + 11 bits), s = fma(a1, b1, p) rounded to binary32, then
-acc + s rounded to binary32; the final binary32 sum is rounded to binary16.  Each rounding
-of a sum of two exactly known float64 values is done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to float32, corrected where it
-sits exactly on a float32 tie and the TwoSum error says on which side the true sum is), so the
-model is correctly rounded whatever the exponent spread.  The outputs must equal it bit for bit.
-On random data the binary16 rounding hides most binary32 differences, so
-``test_rounding_order_hand_cases`` pins two outputs that a float64 sum or a product-by-product
-binary32 sum would get wrong.
+exactly. The mmhl_ kernels: per k, ``fma`` of the product into lane k % 2 rounded to binary16
+(the product is exact in float64, the sum rounded by ``f32_sum(..., float16)``), the lanes added
+and rounded at the end. The mmh_ kernels: per k pair, ``vfdotpex.s.h`` computes p = a0*b0 (exact
+in binary32: 11 + 11 bits), s = fma(a1, b1, p) rounded to binary32, then acc + s rounded to
+binary32; the final binary32 sum is rounded to binary16. Each rounding of a sum of two exactly
+known float64 values is done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to
+float32, corrected where it sits exactly on a float32 tie and the TwoSum error says on which
+side the true sum is), so the model is correctly rounded whatever the exponent spread. The
+outputs must equal it bit for bit. On random data the binary16 rounding hides most binary32
+differences, so ``test_rounding_order_hand_cases`` pins two outputs that a float64 sum or a
+product-by-product binary32 sum would get wrong.
 
 Layout: A is N x K2, B M x K2 (K2 = K rounded up to even); with K odd the pad column holds NaN,
 which the kernels must not read.  C is passed with a sentinel half after its end when N*M is odd
