@@ -209,21 +209,21 @@ FAMILIES = (
         "8 vfdotpex.s.h (16 MACs); 4 pairs per loop iteration with two register banks, so "
         "every load is issued one step ahead of its use.  Leftovers: 2 x 2, 2 x 1, 1 x 4, "
         "1 x 2, 1 x 1 strips.")),
-    Fp16Family(4, 4, scheduling=(
+    Fp16Family(4, 4, uk=8, scheduling=(
         "Scheduling: 4 x 4 block with all 32 FP registers: 16 binary32 accumulators and two "
         "banks of 4 + 4 pair registers; per k pair 8 loads and 16 vfdotpex.s.h (32 MACs).")),
-    Fp16Family(4, 6, scheduling=(
+    Fp16Family(4, 6, uk=8, scheduling=(
         "Scheduling: the largest block the register file holds: 24 binary32 accumulators, the "
         "4 A pairs of a step held, the 6 B pairs streamed through a rotating pool of 4 "
         "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs).  Leftover columns "
         "(M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
-    Fp16Family(6, 4, scheduling=(
+    Fp16Family(6, 4, uk=8, scheduling=(
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
         "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
         "4-, 2-, 1-row strips.")),
     Fp16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
-    Fp16LaneFamily(4, 6, scheduling=(
+    Fp16LaneFamily(4, 6, uk=8, scheduling=(
         "Scheduling: as mmh_4x6, with vfmac.h into packed binary16 accumulators.")),
 )
 
