@@ -227,3 +227,26 @@ def test_best_kernel_reaches_9_mac_per_cycle():
     """The goal of issue 23 on 64 x 64 x 64, 8 cores, pulp-open: >= 9 MAC/cycle (peak 16)."""
     macs = 64 ** 3
     assert macs / run(BEST, 64, 64, 64, 0, 8)[1] >= 9.0
+
+
+def test_overwrites_c_without_accumulate():
+    """accumulate = 0 must ignore C's old contents (NaN there would poison a C += A.B)."""
+    A2, B2, _ = operands(5, 7, 3, 1)
+    C = np.full((5, 8), np.nan, np.float16)           # 7 columns used, row-major 5 x 7 + pad
+    for name in ("mmh_naive_m", "mmh_4x4_n", BEST, "mmhl_2x4_n"):
+        out, _ = run_checked(name, dict(A=A2, B=B2, C=C.reshape(-1)[:36], N=5, M=7, K=3,
+                                        trans_B=1, accumulate=0), ["C"], cores=3)
+        got = out["C"][:35].reshape(5, 7)
+        want = golden(A2, B2, np.zeros((5, 7), np.float16), 3, 0,
+                      lanes=name.startswith("mmhl_"))
+        assert np.array_equal(got.view(np.uint16), want.view(np.uint16)), name
+
+
+def test_isa_without_xf16_is_refused_before_the_run():
+    """A core whose ISA lacks the smallFloat extensions cannot run the kernels: the assembler
+    refuses them naming the extension and the kernel file's line."""
+    from toolchain.asm import AsmError
+    A2, B2, C = operands(2, 2, 2, 0)
+    with pytest.raises(AsmError, match=r"matmul_fp16_4x6\.s:\d+:\d+: .*extension xf16"):
+        run_checked(BEST, dict(A=A2, B=B2, C=C, N=2, M=2, K=2, trans_B=1, accumulate=0),
+                    ["C"], cores=2, xpulp="rv32imfc_xpulpv2")
