@@ -59,7 +59,7 @@ mm_4x6_driver:
     lw s0, 20(a0)              # K
     slli s1, s0, 2              # 4K: row stride of A and of B stored M x K
     lw t5, 16(a0)              # M
-    slli s2, t5, 2              # 4M: row stride of B and of C
+    slli s2, t5, 2              # row stride of B and of C
     lw s3, 28(a0)              # accumulate
     lw t4, 12(a0)              # N
     csrr t2, mhartid

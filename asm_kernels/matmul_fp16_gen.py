@@ -1,0 +1,264 @@
+"""Generator of the packed-SIMD binary16 matmul kernels (``asm_kernels/matmul_fp16_<U>x<V>.s``).
+
+The kernels reuse the fp32 family's driver (split of N or M over the cores in whole groups,
+cover of the core's rectangle with U x V blocks and smaller leftover strips), its list
+scheduler and its register plans (``asm_kernels/matmul_gen.py``); what differs is one K step
+and the ends of a block, written here.
+
+What they compute: ``C[N x M] = A[N x K] . B^T`` (``C += ...`` when ``accumulate``) on IEEE
+binary16 arrays, B stored M x K (``trans_B = 1``; the K x M layout has no pair of consecutive
+k values in one 32-bit word, so it is refused by the catalogue constraint and goes through the
+transpose kernel first).  Rows of A and B are K2 = K rounded up to even values long (a 32-bit
+word holds the values k, k+1 of a row, lane 0 = the even k), so every row starts on a word;
+with K odd the pad value at index K of each row is never read as an operand.  C is dense,
+N x M binary16.
+
+Rounding (Xfvec ``vfdotpex.s.h``, ``isasim/smallfloat.py``; GVSoC ``rv32Xfvec.hpp``): each
+output is accumulated in binary32, starting from +0 (or from C converted exactly to binary32
+when accumulating); one instruction per k pair adds ``fma(a[k+1], b[k+1], a[k] * b[k])``
+(product exact, fma rounded to binary32) to the accumulator (rounded to binary32), k pairs in
+increasing order.  With K odd the last value is a pair whose upper lanes are zero (``lhu`` +
+``fmv.w.x``).  The binary32 sum is rounded once to binary16 (``fcvt.h.s``, frm = nearest even)
+and stored.  Two MACs per instruction: peak 2 MAC/cycle per core, 16 on 8 cores.
+
+``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml``; a
+test checks that the committed files are up to date.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from asm_kernels.matmul_gen import FREGS, Family, Strip, emit_family, stall_count
+
+HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class HStrip(Strip):
+    """A strip routine of u x v blocks on binary16 pairs, B stored M x K2."""
+
+    MAC: ClassVar[str] = "vfdotpex.s.h {c}, {a}, {b}"
+    ACCUMULATES_IN: ClassVar[str] = "binary32"
+
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        """The accumulator of one output from C (``off`` bytes from ``ptr``), when
+        accumulating: the binary16 value widened (exact) to binary32."""
+        return [f"    flh {acc}, {off}({ptr})", f"    fcvt.s.h {acc}, {acc}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        """One output to C: the binary32 sum rounded once to binary16."""
+        return [f"    fcvt.h.s {acc}, {acc}", f"    fsh {acc}, {off}({ptr})"]
+
+    def emit(self, prefix: str) -> list[str]:
+        u, v, uk = self.u, self.v, self.uk
+        name = self.label(prefix)
+        acc, mode, _, _ = self.fp_plan()
+        ip = self.int_plan()
+        pa, pb, q, r = ip["pa"], ip["pb"], ip["q"], ip["r"]
+        main = self.body(uk)
+        one = self.body(1)
+        spare = FREGS[u * v:]
+        lines = [
+            "",
+            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
+            f"accumulated in {self.ACCUMULATES_IN}",
+            "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
+            f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
+            f"{len(main)} instructions for {2 * u * v * uk} MACs",
+            f"# ({mode} operand registers, {stall_count(main)} load-use stalls).",
+            f"{name}:",
+            f"    lp.setup x1, a5, {name}_blk_end",
+            f"    srli {r}, s0, 1             # k pairs (per block: the tail reuses {q})",
+        ]
+        if uk > 1:
+            lines += [f"    srli {q}, {r}, {uk.bit_length() - 1}",
+                      f"    andi {r}, {r}, {uk - 1}"]
+        else:
+            lines += [f"    mv {q}, {r}"]
+        lines += [f"    mv {pa[0]}, a4",
+                  f"    bnez s3, {name}_ldc"]
+        lines += [f"    fmv.w.x {acc[rr][t]}, zero" for rr in range(u) for t in range(v)]
+        lines += [f"    j {name}_ptrs", f"{name}_ldc:               # accumulate: from C"]
+        for rr in range(u):
+            if rr:
+                lines.append(f"    add {pa[0]}, {pa[0]}, s2")
+            for t in range(v):
+                lines += self.load_c(acc[rr][t], 2 * t, pa[0], pb[0])
+        lines += [f"{name}_ptrs:", f"    mv {pa[0]}, a2"]
+        lines += [f"    add {pa[k]}, {pa[k - 1]}, s1" for k in range(1, u)]
+        lines += [f"    mv {pb[0]}, a3"]
+        lines += [f"    add {pb[k]}, {pb[k - 1]}, s1" for k in range(1, v)]
+        lines += [f"    add a3, {pb[v - 1]}, s1"]
+        lines += self.k_loops(name, main, one, done=f"{name}_tail")
+        lines += [f"{name}_tail:                # K odd: the last k, upper lanes zero",
+                  f"    andi {q}, s0, 1",
+                  f"    beqz {q}, {name}_store"]
+        for rr in range(u):
+            lines += [f"    lhu {q}, 0({pa[rr]})", f"    fmv.w.x {spare[rr]}, {q}"]
+        for t in range(v):
+            lines += [f"    lhu {q}, 0({pb[t]})", f"    fmv.w.x {spare[u]}, {q}"]
+            lines += [f"    {self.MAC.format(c=acc[rr][t], a=spare[rr], b=spare[u])}"
+                      for rr in range(u)]
+        lines += [f"{name}_store:", f"    mv {pa[0]}, a4"]
+        for rr in range(u):
+            if rr:
+                lines.append(f"    add {pa[0]}, {pa[0]}, s2")
+            for t in range(v):
+                lines += self.store_c(acc[rr][t], 2 * t, pa[0], (q, r), spare[0])
+        lines += [f"{name}_blk_end:", f"    addi a4, a4, {2 * v}", "    ret"]
+        return lines
+
+
+@dataclass(frozen=True)
+class HLaneStrip(HStrip):
+    """A strip routine accumulating in the two binary16 lanes (``vfmac.h``), as PULP-TrainLib's
+    fp16 SIMD matmuls do: lane 0 sums the even k, lane 1 the odd k, each product added with one
+    binary16 rounding; the two lanes are added (``fadd.h``, one rounding) at the store."""
+
+    MAC: ClassVar[str] = "vfmac.h {c}, {a}, {b}"
+    ACCUMULATES_IN: ClassVar[str] = "binary16 lanes"
+
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        """Lane 0 starts at C, lane 1 at +0."""
+        return [f"    lhu {tmp}, {off}({ptr})", f"    fmv.w.x {acc}, {tmp}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        """lane 0 + lane 1, rounded to binary16 (each lane NaN-boxed into a scalar first)."""
+        lo, hi = tmps
+        return [f"    fmv.x.w {lo}, {acc}", f"    srli {hi}, {lo}, 16",
+                f"    fmv.h.x {acc}, {lo}", f"    fmv.h.x {ftmp}, {hi}",
+                f"    fadd.h {acc}, {acc}, {ftmp}", f"    fsh {acc}, {off}({ptr})"]
+
+
+@dataclass(frozen=True)
+class Fp16Family(Family):
+    """The two kernels (split over N and over M) of one binary16 block shape."""
+
+    strip_type: ClassVar[type[Strip]] = HStrip
+    layouts: ClassVar[tuple[int, ...]] = (1,)
+    elem_log2: ClassVar[int] = 1
+    dtype: ClassVar[str] = "fp16"
+    k_stride: ClassVar[tuple[str, ...]] = (
+        "    addi s1, s0, 1",
+        "    andi s1, s1, -2             # K2: K rounded up to even",
+        "    slli s1, s1, 1              # 2*K2: row stride of A and of B (M x K2)",
+    )
+    generated_by: ClassVar[tuple[str, ...]] = (
+        "# GENERATED by asm_kernels/matmul_fp16_gen.py (see its docstring for the layout and",
+        "# the rounding, and matmul_gen.py's for the driver and the scheduler); edit the",
+        "# generators, not this file.",
+    )
+
+    @property
+    def prefix(self) -> str:
+        return f"mmh_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_fp16_{self.name}.s"
+
+    @property
+    def rounding(self) -> str:
+        return ("each output accumulated in binary32 by vfdotpex.s.h, one k pair per "
+                "instruction, then rounded once to binary16")
+
+    @property
+    def title(self) -> str:
+        p = self.prefix
+        return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), IEEE "
+                f"binary16 in and out, B stored M x K, rows of A and B K2 = K rounded up to "
+                f"even values long; {self.rounding}.  Main block {self.u} "
+                f"x {self.v} (k pairs unrolled x{self.uk}), rows (_n) or columns (_m) of C "
+                f"split over the cores in whole groups of {self.u} rows / {self.v} columns.")
+
+
+@dataclass(frozen=True)
+class Fp16LaneFamily(Fp16Family):
+    """The binary16-accumulating (vfmac.h) kernels of one block shape."""
+
+    strip_type: ClassVar[type[Strip]] = HLaneStrip
+
+    @property
+    def prefix(self) -> str:
+        return f"mmhl_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_fp16_lanes_{self.name}.s"
+
+    @property
+    def rounding(self) -> str:
+        return ("each output accumulated in two binary16 lanes by vfmac.h (lane 0 the even k, "
+                "lane 1 the odd k, one rounding per product), the lanes added by fadd.h at the "
+                "end, as PULP-TrainLib's fp16 SIMD kernels accumulate")
+
+
+FAMILIES = (
+    Fp16Family(1, 1, uk=1, tag="naive", scheduling=(
+        "Scheduling: none; one output at a time, one k pair per loop iteration (two loads, one "
+        "vfdotpex.s.h that waits for the second load, two pointer bumps): the reference point "
+        "of the family.")),
+    Fp16Family(2, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's mm_fp16_SIMD_2x4 block: per k pair 2 + 4 word loads feed "
+        "8 vfdotpex.s.h (16 MACs); 4 pairs per loop iteration with two register banks, so "
+        "every load is issued one step ahead of its use.  Leftovers: 2 x 2, 2 x 1, 1 x 4, "
+        "1 x 2, 1 x 1 strips.")),
+    Fp16Family(4, 4, uk=8, scheduling=(
+        "Scheduling: 4 x 4 block with all 32 FP registers: 16 binary32 accumulators and two "
+        "banks of 4 + 4 pair registers; per k pair 8 loads and 16 vfdotpex.s.h (32 MACs).")),
+    Fp16Family(4, 6, uk=8, scheduling=(
+        "Scheduling: the largest block the register file holds: 24 binary32 accumulators, the "
+        "4 A pairs of a step held, the 6 B pairs streamed through a rotating pool of 4 "
+        "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs).  Leftover columns "
+        "(M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
+    Fp16Family(6, 4, uk=8, scheduling=(
+        "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
+        "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
+        "4-, 2-, 1-row strips.")),
+    Fp16LaneFamily(2, 4, scheduling=(
+        "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
+    Fp16LaneFamily(4, 6, uk=8, scheduling=(
+        "Scheduling: as mmh_4x6, with vfmac.h into packed binary16 accumulators.")),
+)
+
+
+def catalogue_toml() -> str:
+    out = ["# The binary16 matmul family (packed SIMD, vfdotpex.s.h), GENERATED by",
+           "# asm_kernels/matmul_fp16_gen.py (python -m asm_kernels.matmul_fp16_gen).  Layout and",
+           "# rounding: that module's docstring.", ""]
+    for fam in FAMILIES:
+        for dim, what, g in (("N", "rows", fam.u), ("M", "columns", fam.v)):
+            kname = f"{fam.prefix}_{dim.lower()}"
+            out += ["[[kernel]]", f'name = "{kname}"', f'file = "{fam.file}"',
+                    f'entry = "{kname}"', 'family = "matmul_fp16"', 'args = "matmul"',
+                    f"unroll = [{fam.u}, {fam.v}]", f'parallel = "{dim}"',
+                    'constraints = ["N >= 1", "M >= 1", "K >= 1", "trans_B == 1"]',
+                    f'doc = "binary16 (accumulated in {fam.strip_type.ACCUMULATES_IN}), '
+                    f'{fam.u}x{fam.v} block, k pairs x{fam.uk}, {what} of C split over the '
+                    f'cores in groups of {g}"', ""]
+    return "\n".join(out)
+
+
+def outputs() -> dict[Path, str]:
+    """Every generated file and its content."""
+    files = {HERE / fam.file: emit_family(fam) for fam in FAMILIES}
+    files[HERE / "matmul_fp16.toml"] = catalogue_toml()
+    return files
+
+
+def main() -> int:
+    for path, text in outputs().items():
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+            print(f"wrote {path.relative_to(HERE.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
