@@ -402,6 +402,19 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
     return loss, new
 
 
+def train(model, steps: int) -> tuple[list[float], dict]:
+    """``steps`` training steps of ``model`` on its sample (``Model.sample``) from its initial
+    parameters, in the golden model alone and in the model's precisions: the way to study a
+    16-bit model before the simulator runs it.  Returns the losses and the final parameters."""
+    x, target = model.sample()
+    params = model.initial_params()
+    losses = []
+    for _ in range(steps):
+        loss, params = train_step(model, params, x, target)
+        losses.append(loss)
+    return losses, params
+
+
 def _updated(model, la, grads: dict[str, np.ndarray], params: dict[str, np.ndarray],
              precision: str = "fp32") -> dict[str, np.ndarray]:
     """The layer's parameters after SGD in its update form."""

@@ -59,9 +59,10 @@ def work_list(model: Model) -> list[Work]:
     if sixteen:
         layers = [la.name for la in model.layers if model.precision_of(la.name) != "fp32"]
         raise ModelError(f"model {model.name}: precision {', '.join(sixteen)} (layer(s) "
-                         f"{', '.join(layers)}) has no kernels in the lowering yet: only fp32 "
-                         "layers run on the simulator; trainlib.golden.train_step computes "
-                         "the model in its precisions")
+                         f"{', '.join(layers)}) has no kernels in the lowering yet (16-bit "
+                         "kernels and conversions between precisions): only fp32 layers run "
+                         "on the simulator; trainlib.golden.train(model, steps) computes the "
+                         "model in its precisions")
     layers = model.layers
     n = len(layers)
     first = model.first_updated
