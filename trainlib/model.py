@@ -68,9 +68,10 @@ from trainlib.layers import (
 
 LOSSES = ("mse", "cross_entropy")
 MEMORIES = ("auto", "tcdm", "l2")
+PRECISIONS = ("fp32", "fp16", "bf16")     # IEEE binary32, IEEE binary16, bfloat16
 # the keys of [model] and [optimizer] and the kind of value each takes (errors.checked)
 MODEL_KEYS = {"name": "str", "input": "ints", "loss": "str", "target": "str", "seed": "int",
-              "memory": "str", "update": "strs"}
+              "memory": "str", "update": "strs", "precision": "str"}
 OPT_KEYS = {"type": "str", "lr": "number", "weight_decay": "number"}
 
 Params = dict[str, dict[str, np.ndarray]]
@@ -92,6 +93,8 @@ class Model:
     params: Params | None = None            # initial parameters (None: drawn from ``seed``)
     update_bias_only: set[str] = field(default_factory=set)     # sparse: bias-only layers
     update_channels: dict[str, float] = field(default_factory=dict)  # sparse: channel fraction
+    precision: str = "fp32"                 # the arithmetic of every layer without its own
+    layer_precision: dict[str, str] = field(default_factory=dict)   # per-layer overrides
 
     def __post_init__(self) -> None:
         self.input_shape = tuple(int(v) for v in self.input_shape)
@@ -120,6 +123,14 @@ class Model:
     @property
     def first_updated(self) -> int:
         return min(self.index(n) for n in self.updated)
+
+    def precision_of(self, name: str) -> str:
+        """The arithmetic layer ``name`` computes in (its own, else the model's)."""
+        return self.layer_precision.get(name, self.precision)
+
+    @property
+    def precisions(self) -> set[str]:
+        return {self.precision_of(la.name) for la in self.layers}
 
     def signatures(self) -> dict[str, str]:
         s = self.shapes()
@@ -152,6 +163,15 @@ class Model:
         if self.memory not in MEMORIES:
             raise ModelError(f"model {self.name}: memory must be one of "
                              f"{', '.join(MEMORIES)}, not {self.memory!r}")
+        for who, p in [(f"model {self.name}", self.precision)] + [
+                (f"layer {n}", p) for n, p in self.layer_precision.items()]:
+            if p not in PRECISIONS:
+                raise ModelError(f"{who}: precision must be one of {', '.join(PRECISIONS)}, "
+                                 f"not {p!r}")
+        unknown = set(self.layer_precision) - seen
+        if unknown:
+            raise ModelError(f"model {self.name}: precision given for unknown layer(s) "
+                             f"{', '.join(sorted(unknown))}")
         if self.update is not None:
             for n in self.update:
                 if n not in seen:
@@ -256,9 +276,10 @@ class Model:
         flags: dict[str, bool] = {}
         bias_only: set[str] = set()
         channels: dict[str, float] = {}
+        precision: dict[str, str] = {}
         try:
             for i, spec in enumerate(data.get("layer", [])):
-                layers.append(_layer(spec, i, flags, bias_only, channels))
+                layers.append(_layer(spec, i, flags, bias_only, channels, precision))
         except ModelError as e:
             raise ModelError(f"{where}: {e}") from None
         if update is not None and flags:
@@ -273,7 +294,8 @@ class Model:
                        weight_decay=float(opt.get("weight_decay", 0.0)),
                        update=set(update) if update is not None else None,
                        seed=int(m.get("seed", 0)), memory=m.get("memory", "auto"),
-                       choices=choices, update_bias_only=bias_only, update_channels=channels)
+                       choices=choices, update_bias_only=bias_only, update_channels=channels,
+                       precision=m.get("precision", "fp32"), layer_precision=precision)
         except ModelError as e:
             raise ModelError(f"{where}: {e}") from None
 
@@ -286,6 +308,8 @@ class Model:
     def to_dict(self) -> dict:
         m: dict = {"name": self.name, "input": list(self.input_shape), "loss": self.loss,
                    "target": self.target, "seed": self.seed, "memory": self.memory}
+        if self.precision != "fp32":
+            m["precision"] = self.precision
         layers = [layer_to_dict(la) for la in self.layers]
         if self.update_bias_only:           # bias-only is a per-layer flag: give them all so
             for la, t in zip(self.layers, layers, strict=True):
@@ -297,6 +321,8 @@ class Model:
         for t in layers:
             if t["name"] in self.update_channels:
                 t["update_channels"] = self.update_channels[t["name"]]
+            if t["name"] in self.layer_precision:
+                t["precision"] = self.layer_precision[t["name"]]
         return {"model": m, "optimizer": {"lr": self.lr, "weight_decay": self.weight_decay},
                 "layer": layers}
 
@@ -349,14 +375,17 @@ class Model:
 
 
 def _layer(spec: dict, index: int, flags: dict[str, bool], bias_only: set[str],
-           channels: dict[str, float]) -> Layer:
+           channels: dict[str, float], precision: dict[str, str]) -> Layer:
     """Layer ``index`` of a model file.  Its ``update`` flag, if given, goes to ``flags``; the
     sparse forms go to ``bias_only`` (``update = "bias"``) and ``channels``
-    (``update_channels``)."""
+    (``update_channels``); its ``precision`` to ``precision``."""
     spec = dict(spec)
     up = spec.pop("update", None)
     frac = spec.pop("update_channels", None)
+    prec = spec.pop("precision", None)
     layer = layer_from_dict(spec, index)
+    if prec is not None:
+        precision[layer.name] = checked(prec, "str", f"layer {layer.name}: precision")
     if frac is not None:
         channels[layer.name] = checked(frac, "number", f"layer {layer.name}: update_channels")
     if up == "bias":

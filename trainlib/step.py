@@ -9,7 +9,8 @@ error check.  ``run_spec`` is the same for a spec already built (losses, updates
 Tolerance (``StepRun.check``): an fp32 sum of K products may differ from the exact one by about
 K * eps * sum|terms| whatever the order; the golden model evaluated on the absolute values of
 the inputs gives sum|terms| per output element, so the bound adapts to every element, catches
-any wrong or missing term, and needs no hand-tuned constant per layer.
+any wrong or missing term, and needs no hand-tuned constant per layer (``golden.tolerance``,
+which gives the same bound for the 16-bit formats).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from trainlib.layers import Add, Layer, Shape, Sigmoid
 from trainlib.lowering import StepSpec, layer_step
 from trainlib.planner import StepPlan, plan_step
 from trainlib.schedule import driver_program
-
-EPS = float(np.finfo(np.float32).eps)
 
 
 @dataclass
@@ -140,13 +139,8 @@ def golden_bounds(layer: Layer, s: Shape, step: str, d: Mapping[str, np.ndarray]
     mag = golden_outputs(layer, s, step, absd)
     outs = [t for t in spec.tensors if t.role == "out"]
     size = sum(t.size for t in outs) or 1
-    k_red = max(1, spec.macs // max(1, size)) + 2
-    out = {}
-    for k, m in mag.items():
-        m64 = np.abs(m.astype(np.float64))
-        floor = 1e-30 + EPS * float(m64.max(initial=0.0)) * 1e-3
-        out[k] = 2 * k_red * EPS * m64 + floor
-    return out
+    k = max(1, spec.macs // max(1, size))
+    return {name: golden.tolerance(m, k) for name, m in mag.items()}
 
 
 def run_layer_step(layer: Layer, in_shape: Shape, step: str, *, kernel: str | None = None,

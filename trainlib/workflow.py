@@ -23,7 +23,7 @@ import numpy as np
 
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
-from trainlib.errors import NotAvailable, PlanError
+from trainlib.errors import ModelError, NotAvailable, PlanError
 from trainlib.layers import Add, Flatten
 from trainlib.lowering import (
     StepSpec,
@@ -53,6 +53,16 @@ class Work:
 
 
 def work_list(model: Model) -> list[Work]:
+    """The steps of one training step, in order; every path that runs a model (train, deploy,
+    tune, plan) starts here, so a model the lowering cannot run is refused here."""
+    sixteen = sorted(p for p in model.precisions if p != "fp32")
+    if sixteen:
+        layers = [la.name for la in model.layers if model.precision_of(la.name) != "fp32"]
+        raise ModelError(f"model {model.name}: precision {', '.join(sixteen)} (layer(s) "
+                         f"{', '.join(layers)}) has no kernels in the lowering yet (16-bit "
+                         "kernels and conversions between precisions): only fp32 layers run "
+                         "on the simulator; trainlib.golden.train(model, steps) computes the "
+                         "model in its precisions")
     layers = model.layers
     n = len(layers)
     first = model.first_updated
