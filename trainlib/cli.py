@@ -29,10 +29,9 @@ from isasim.config import ClusterConfig, ConfigError, load_config
 from traces.term import add_table_options, printable, show
 from traces.term import console as term_console
 from trainlib import deploy_cli
-from trainlib.choices import ChoiceTable
 from trainlib.driver import run_config
 from trainlib.errors import TrainlibError
-from trainlib.model import Model
+from trainlib.model import Model, load_with_choices
 from trainlib.report import step_table, write_report
 from trainlib.step import run_spec
 from trainlib.train import TrainResult, train
@@ -99,17 +98,8 @@ def _config(args) -> ClusterConfig | str:
     return cfg
 
 
-def _load(args) -> tuple[Model, ChoiceTable | None]:
-    model = Model.load(args.model)
-    choices = None
-    if args.choices:
-        choices = ChoiceTable.load(args.choices)
-        choices.check_against(model.signatures())
-    return model, choices
-
-
 def cmd_plan(args, console: Console) -> int:
-    model, choices = _load(args)
+    model, choices = load_with_choices(args.model, args.choices)
     cfg = run_config(_config(args), args.cores)
     plan = plan_model(model, cfg, args.memory, choices)
     for line in plan.describe(model):
@@ -156,7 +146,7 @@ def _finite_error(got: np.ndarray, ref: np.ndarray, floor: float) -> tuple[float
 
 
 def cmd_train(args, console: Console) -> int:
-    model, choices = _load(args)
+    model, choices = load_with_choices(args.model, args.choices)
     config = _config(args)                           # a bad preset fails before any output
     run_config(config, args.cores)
     if args.steps < 1:

@@ -24,7 +24,7 @@ from trainlib.deploy import deploy, deploy_config
 from trainlib.errors import PlanError, TrainlibError
 from trainlib.memplan import ORDERS, plan_memory
 from trainlib.memview import write_timeline
-from trainlib.model import Model
+from trainlib.model import Model, load_with_choices
 from trainlib.tune.cli import size
 
 
@@ -69,18 +69,9 @@ def _config(args):
     return cfg
 
 
-def _load(args) -> tuple[Model, ChoiceTable | None]:
-    model = Model.load(args.model)
-    choices = None
-    if args.choices:
-        choices = ChoiceTable.load(args.choices)
-        choices.check_against(model.signatures())
-    return model, choices
-
-
 def run(args, console: Console) -> int:
     """``trainlib deploy``."""
-    model, choices = _load(args)
+    model, choices = load_with_choices(args.model, args.choices)
     if args.steps < 1:
         raise TrainlibError("--steps must be at least 1")
     dep = deploy(model, args.steps, cores=args.cores, config=_config(args), memory=args.memory,

@@ -417,3 +417,14 @@ def _conv_from_torch(mod, name: str) -> Layer:
         return DepthWise(name, mod.in_channels, k, s, p)
     raise ModelError(f"layer {name}: grouped convolution (groups={mod.groups}) is only "
                      f"supported as a bias-free depthwise one")
+
+
+def load_with_choices(path: str, choices_path: str | None) -> tuple[Model, ChoiceTable | None]:
+    """A model file and, when given, a choice table checked against its layer steps (what every
+    trainlib command that takes ``--choices`` loads)."""
+    model = Model.load(path)
+    choices = None
+    if choices_path:
+        choices = ChoiceTable.load(choices_path)
+        choices.check_against(model.signatures())
+    return model, choices
