@@ -41,6 +41,7 @@ CORES = (1, 2, 3, 5, 8)
 LATIN = [(1 + i, 1 + (4 * i + 2) % 9, 1 + (7 * i + 5) % 9) for i in range(9)]
 LARGER = [(17, 13, 33), (10, 37, 12)]
 BEST = "mmh_4x6_n"
+BEST_X = "mmhx_2x4_n"
 SENTINEL = np.uint16(0x7E5A)
 
 
@@ -158,7 +159,7 @@ def test_rounding_order_hand_cases(case):
     A2[0, :K], B2[0, :K] = a, b
     C = np.array([[c]], np.float16)
     flat = np.concatenate([C.reshape(-1), SENTINEL.view(np.float16).reshape(1)])
-    for name in ("mmh_naive_n", BEST):
+    for name in ("mmh_naive_n", BEST, "mmhx_naive_n", BEST_X):
         out, _ = run_checked(name, dict(A=A2, B=B2, C=flat, N=1, M=1, K=K, trans_B=1,
                                         accumulate=acc), ["C"], cores=1)
         assert float(out["C"][0]) == want, (name, float(out["C"][0]))
@@ -189,7 +190,8 @@ def test_generated_files_are_current():
     assert not stale, f"regenerate with: python -m asm_kernels.matmul_fp16_gen ({stale})"
 
 
-@pytest.mark.parametrize("fam", matmul_fp16_gen.FAMILIES, ids=lambda f: f.name)
+@pytest.mark.parametrize("fam", matmul_fp16_gen.FAMILIES + matmul_fp16_gen.X_FAMILIES
+                         + matmul_fp16_gen.BF16_FAMILIES, ids=lambda f: f.prefix)
 def test_unrolled_bodies_have_no_load_use_stall(fam):
     if fam.uk == 1:
         pytest.skip("the naive kernel is not scheduled")
@@ -209,7 +211,7 @@ def _baseline_cases():
         cases[f"{name}/64x64x64_c8"] = lambda n=name: run(n, 64, 64, 64, 0, 8)[1]
         # leftovers everywhere (odd K), accumulating, on 5 cores
         cases[f"{name}/23x19x17_acc_c5"] = lambda n=name: run(n, 23, 19, 17, 1, 5)[1]
-    for name in ("mmh_naive_n", BEST):
+    for name in ("mmh_naive_n", BEST, "mmhx_naive_n", BEST_X):
         cases[f"{name}/64x64x64_c8_gvsoc2022"] = \
             lambda n=name: run(n, 64, 64, 64, 0, 8, config="gvsoc-2022")[1]
     return cases
@@ -233,7 +235,7 @@ def test_overwrites_c_without_accumulate():
     """accumulate = 0 must ignore C's old contents (NaN there would poison a C += A.B)."""
     A2, B2, _ = operands(5, 7, 3, 1)
     C = np.full((5, 8), np.nan, np.float16)           # 7 columns used, row-major 5 x 7 + pad
-    for name in ("mmh_naive_m", "mmh_4x4_n", BEST, "mmhl_2x4_n"):
+    for name in ("mmh_naive_m", "mmh_4x4_n", BEST, "mmhl_2x4_n", BEST_X, "mmhx_4x2_m"):
         out, _ = run_checked(name, dict(A=A2, B=B2, C=C.reshape(-1)[:36], N=5, M=7, K=3,
                                         trans_B=1, accumulate=0), ["C"], cores=3)
         got = out["C"][:35].reshape(5, 7)
