@@ -742,8 +742,8 @@ class XFamily(Family):
 X_NOTE = ("With one register file the pointers and the FP values share the 20 x registers "
           "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).")
 
-# The single-register-file variants: PULP-TrainLib's shapes (the naive loop, 2 x 2, 4 x 1,
-# 1 x 4, 2 x 4, 4 x 2) and 3 x 3, the largest block whose operands fit in the x registers for
+# The single-register-file variants: PULP-TrainLib's shapes (the naive loop, 1 x 2, 2 x 1,
+# 1 x 8, 8 x 1, 1 x 4, 4 x 1, 2 x 2, 2 x 4, 4 x 2; its 4 x 4 spills there) and 3 x 3, the largest block whose operands fit in the x registers for
 # both B layouts (with B stored M x K, 3 + 3 pointers, 9 accumulators, 3 held A values and a
 # rotating pool of 2 B values: all 20; 3 x 4 would need 23).
 X_FAMILIES = (
@@ -751,6 +751,19 @@ X_FAMILIES = (
         "Scheduling: one output at a time, one K step per loop iteration (two loads, one "
         "multiply-add, the pointer bumps between them): the non-blocked reference of the "
         "single-register-file family.  " + X_NOTE)),
+    XFamily(1, 2, scheduling=(
+        "Scheduling: PULP-TrainLib's 1 x 2: 3 loads for 2 multiply-adds per K step, K unrolled "
+        "x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(2, 1, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 1: 3 loads for 2 multiply-adds per K step, K unrolled "
+        "x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(1, 8, scheduling=(
+        "Scheduling: PULP-TrainLib's 1 x 8: 9 loads for 8 multiply-adds per K step; the A "
+        "value held, the 8 B values streamed through a rotating pool (with B stored M x K the "
+        "8 row pointers leave 2 registers for it).  " + X_NOTE)),
+    XFamily(8, 1, scheduling=(
+        "Scheduling: PULP-TrainLib's 8 x 1: 9 loads for 8 multiply-adds per K step; the B "
+        "value held, the 8 A values streamed through a rotating pool.  " + X_NOTE)),
     XFamily(1, 4, scheduling=(
         "Scheduling: PULP-TrainLib's 1 x 4: 5 loads for 4 multiply-adds per K step, K "
         "unrolled x4 with two banks of operands.  " + X_NOTE)),

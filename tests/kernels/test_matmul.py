@@ -116,7 +116,8 @@ def test_catalogue_lists_both_splits_of_every_block():
     assert {"mm_naive_n", "mm_naive_m", "mm_u2_n", "mm_u2_m"} <= set(KERNELS)
     x_blocks = {(k.unroll, k.parallel) for k in catalogue().values()
                 if k.family == FAMILY and k.regfile == "x"}
-    for u, v in [(1, 1), (2, 2), (4, 1), (1, 4), (2, 4), (4, 2), (3, 3)]:
+    for u, v in [(1, 1), (1, 2), (2, 1), (1, 8), (8, 1), (2, 2), (4, 1), (1, 4), (2, 4),
+                 (4, 2), (3, 3)]:
         assert ((u, v), "N") in x_blocks and ((u, v), "M") in x_blocks, (u, v)
 
 
