@@ -221,7 +221,7 @@ mmbx_2x4_done:
 
 # mmbx_2x4_2x4_t1: 2 x 4 blocks; C[i..i+2, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 62 instructions for 64 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 56 instructions for 64 MACs
 # (stream_b operand registers, 0 load-use stalls).
 mmbx_2x4_2x4_t1:
     addi sp, sp, -48
@@ -277,93 +277,81 @@ mmbx_2x4_2x4_t1_ptrs:
     add a3, t0, s1
     beqz t5, mmbx_2x4_2x4_t1_rest
     lp.setup x0, t5, mmbx_2x4_2x4_t1_main_end
-    lw s8, 0(a0)
-    lw s9, 0(a1)
-    lw s10, 0(a5)
-    lw s11, 0(a6)
-    lw ra, 0(a7)
+    p.lw s8, 4(a0!)
+    p.lw s9, 4(a1!)
+    p.lw s10, 4(a5!)
+    p.lw s11, 4(a6!)
+    p.lw ra, 4(a7!)
     vfdotpex.s.ah t1, s8, s10
     vfdotpex.s.ah s4, s9, s10
-    lw s10, 0(t0)
+    p.lw s10, 4(t0!)
     vfdotpex.s.ah t2, s8, s11
     vfdotpex.s.ah s5, s9, s11
-    lw s11, 4(a5)
+    p.lw s11, 4(a5!)
     vfdotpex.s.ah t3, s8, ra
     vfdotpex.s.ah s6, s9, ra
-    lw ra, 4(a6)
+    p.lw ra, 4(a6!)
     vfdotpex.s.ah t4, s8, s10
-    lw s8, 4(a0)
+    p.lw s8, 4(a0!)
     vfdotpex.s.ah s7, s9, s10
-    lw s9, 4(a1)
-    lw s10, 4(a7)
+    p.lw s9, 4(a1!)
+    p.lw s10, 4(a7!)
     vfdotpex.s.ah t1, s8, s11
     vfdotpex.s.ah s4, s9, s11
-    lw s11, 4(t0)
+    p.lw s11, 4(t0!)
     vfdotpex.s.ah t2, s8, ra
     vfdotpex.s.ah s5, s9, ra
-    lw ra, 8(a5)
+    p.lw ra, 4(a5!)
     vfdotpex.s.ah t3, s8, s10
     vfdotpex.s.ah s6, s9, s10
-    lw s10, 8(a6)
+    p.lw s10, 4(a6!)
     vfdotpex.s.ah t4, s8, s11
-    lw s8, 8(a0)
+    p.lw s8, 4(a0!)
     vfdotpex.s.ah s7, s9, s11
-    lw s9, 8(a1)
-    lw s11, 8(a7)
+    p.lw s9, 4(a1!)
+    p.lw s11, 4(a7!)
     vfdotpex.s.ah t1, s8, ra
     vfdotpex.s.ah s4, s9, ra
-    lw ra, 8(t0)
+    p.lw ra, 4(t0!)
     vfdotpex.s.ah t2, s8, s10
     vfdotpex.s.ah s5, s9, s10
-    lw s10, 12(a5)
+    p.lw s10, 4(a5!)
     vfdotpex.s.ah t3, s8, s11
     vfdotpex.s.ah s6, s9, s11
-    lw s11, 12(a6)
+    p.lw s11, 4(a6!)
     vfdotpex.s.ah t4, s8, ra
-    lw s8, 12(a0)
+    p.lw s8, 4(a0!)
     vfdotpex.s.ah s7, s9, ra
-    lw s9, 12(a1)
-    lw ra, 12(a7)
+    p.lw s9, 4(a1!)
+    p.lw ra, 4(a7!)
     vfdotpex.s.ah t1, s8, s10
     vfdotpex.s.ah s4, s9, s10
-    lw s10, 12(t0)
+    p.lw s10, 4(t0!)
     vfdotpex.s.ah t2, s8, s11
     vfdotpex.s.ah s5, s9, s11
     vfdotpex.s.ah t3, s8, ra
     vfdotpex.s.ah s6, s9, ra
     vfdotpex.s.ah t4, s8, s10
-    vfdotpex.s.ah s7, s9, s10
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
 mmbx_2x4_2x4_t1_main_end:
-    addi t0, t0, 16
+    vfdotpex.s.ah s7, s9, s10
 mmbx_2x4_2x4_t1_rest:
     beqz t6, mmbx_2x4_2x4_t1_tail
     lp.setup x0, t6, mmbx_2x4_2x4_t1_rest_end
-    lw s8, 0(a0)
-    lw s9, 0(a1)
-    lw s10, 0(a5)
-    lw s11, 0(a6)
-    lw ra, 0(a7)
+    p.lw s8, 4(a0!)
+    p.lw s9, 4(a1!)
+    p.lw s10, 4(a5!)
+    p.lw s11, 4(a6!)
+    p.lw ra, 4(a7!)
     vfdotpex.s.ah t1, s8, s10
     vfdotpex.s.ah s4, s9, s10
-    lw s10, 0(t0)
+    p.lw s10, 4(t0!)
     vfdotpex.s.ah t2, s8, s11
     vfdotpex.s.ah s5, s9, s11
     vfdotpex.s.ah t3, s8, ra
     vfdotpex.s.ah s6, s9, ra
     vfdotpex.s.ah t4, s8, s10
-    vfdotpex.s.ah s7, s9, s10
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmbx_2x4_2x4_t1_rest_end:
-    addi t0, t0, 4
+    vfdotpex.s.ah s7, s9, s10
 mmbx_2x4_2x4_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
     beqz t5, mmbx_2x4_2x4_t1_store
@@ -416,7 +404,7 @@ mmbx_2x4_2x4_t1_blk_end:
 
 # mmbx_2x4_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_2x4_2x2_t1:
     addi sp, sp, -32
@@ -454,19 +442,15 @@ mmbx_2x4_2x2_t1_ptrs:
     add a3, a6, s1
     beqz t5, mmbx_2x4_2x2_t1_rest
     lp.setup x0, t5, mmbx_2x4_2x2_t1_main_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     vfdotpex.s.ah a7, t3, s6
     vfdotpex.s.ah t1, t4, s6
     vfdotpex.s.ah t0, t3, s7
-    vfdotpex.s.ah t2, t4, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmbx_2x4_2x2_t1_main_end:
-    addi a6, a6, 4
+    vfdotpex.s.ah t2, t4, s7
 mmbx_2x4_2x2_t1_rest:
 mmbx_2x4_2x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -503,7 +487,7 @@ mmbx_2x4_2x2_t1_blk_end:
 
 # mmbx_2x4_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_2x4_2x1_t1:
     addi sp, sp, -16
@@ -529,15 +513,12 @@ mmbx_2x4_2x1_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmbx_2x4_2x1_t1_rest
     lp.setup x0, t5, mmbx_2x4_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     vfdotpex.s.ah a6, t0, t4
-    vfdotpex.s.ah a7, t1, t4
-    addi a1, a1, 4
 mmbx_2x4_2x1_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.ah a7, t1, t4
 mmbx_2x4_2x1_t1_rest:
 mmbx_2x4_2x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -562,7 +543,7 @@ mmbx_2x4_2x1_t1_blk_end:
 
 # mmbx_2x4_1x4_t1: 1 x 4 blocks; C[i..i+1, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 9 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_2x4_1x4_t1:
     addi sp, sp, -48
@@ -603,21 +584,16 @@ mmbx_2x4_1x4_t1_ptrs:
     add a3, a7, s1
     beqz t5, mmbx_2x4_1x4_t1_rest
     lp.setup x0, t5, mmbx_2x4_1x4_t1_main_end
-    lw t4, 0(a0)
-    lw s5, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s8, 0(a7)
+    p.lw t4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s8, 4(a7!)
     vfdotpex.s.ah t0, t4, s5
     vfdotpex.s.ah t1, t4, s6
     vfdotpex.s.ah t2, t4, s7
-    vfdotpex.s.ah t3, t4, s8
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmbx_2x4_1x4_t1_main_end:
-    addi a7, a7, 4
+    vfdotpex.s.ah t3, t4, s8
 mmbx_2x4_1x4_t1_rest:
 mmbx_2x4_1x4_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -657,7 +633,7 @@ mmbx_2x4_1x4_t1_blk_end:
 
 # mmbx_2x4_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_2x4_1x2_t1:
     addi sp, sp, -16
@@ -682,15 +658,12 @@ mmbx_2x4_1x2_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmbx_2x4_1x2_t1_rest
     lp.setup x0, t5, mmbx_2x4_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     vfdotpex.s.ah a6, t0, t2
-    vfdotpex.s.ah a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmbx_2x4_1x2_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.ah a7, t0, t3
 mmbx_2x4_1x2_t1_rest:
 mmbx_2x4_1x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -714,8 +687,8 @@ mmbx_2x4_1x2_t1_blk_end:
 
 # mmbx_2x4_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
-# (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 3 instructions for 2 MACs
+# (double operand registers, 1 load-use stalls).
 mmbx_2x4_1x1_t1:
     lp.setup x1, a5, mmbx_2x4_1x1_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
@@ -733,12 +706,10 @@ mmbx_2x4_1x1_t1_ptrs:
     add a3, a1, s1
     beqz t5, mmbx_2x4_1x1_t1_rest
     lp.setup x0, t5, mmbx_2x4_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    vfdotpex.s.ah a5, a6, t0
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmbx_2x4_1x1_t1_main_end:
-    addi a1, a1, 4
+    vfdotpex.s.ah a5, a6, t0
 mmbx_2x4_1x1_t1_rest:
 mmbx_2x4_1x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1

@@ -232,7 +232,7 @@ mmbx_4x2_done:
 
 # mmbx_4x2_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 62 instructions for 64 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 56 instructions for 64 MACs
 # (stream_a operand registers, 0 load-use stalls).
 mmbx_4x2_4x2_t1:
     addi sp, sp, -48
@@ -290,93 +290,81 @@ mmbx_4x2_4x2_t1_ptrs:
     add a3, t0, s1
     beqz t5, mmbx_4x2_4x2_t1_rest
     lp.setup x0, t5, mmbx_4x2_4x2_t1_main_end
-    lw s8, 0(a7)
-    lw s9, 0(t0)
-    lw s10, 0(a0)
-    lw s11, 0(a1)
-    lw ra, 0(a5)
+    p.lw s8, 4(a7!)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a0!)
+    p.lw s11, 4(a1!)
+    p.lw ra, 4(a5!)
     vfdotpex.s.ah t1, s10, s8
     vfdotpex.s.ah t2, s10, s9
-    lw s10, 0(a6)
+    p.lw s10, 4(a6!)
     vfdotpex.s.ah t3, s11, s8
     vfdotpex.s.ah t4, s11, s9
-    lw s11, 4(a0)
+    p.lw s11, 4(a0!)
     vfdotpex.s.ah s4, ra, s8
     vfdotpex.s.ah s5, ra, s9
-    lw ra, 4(a1)
+    p.lw ra, 4(a1!)
     vfdotpex.s.ah s6, s10, s8
-    lw s8, 4(a7)
+    p.lw s8, 4(a7!)
     vfdotpex.s.ah s7, s10, s9
-    lw s9, 4(t0)
-    lw s10, 4(a5)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a5!)
     vfdotpex.s.ah t1, s11, s8
     vfdotpex.s.ah t2, s11, s9
-    lw s11, 4(a6)
+    p.lw s11, 4(a6!)
     vfdotpex.s.ah t3, ra, s8
     vfdotpex.s.ah t4, ra, s9
-    lw ra, 8(a0)
+    p.lw ra, 4(a0!)
     vfdotpex.s.ah s4, s10, s8
     vfdotpex.s.ah s5, s10, s9
-    lw s10, 8(a1)
+    p.lw s10, 4(a1!)
     vfdotpex.s.ah s6, s11, s8
-    lw s8, 8(a7)
+    p.lw s8, 4(a7!)
     vfdotpex.s.ah s7, s11, s9
-    lw s9, 8(t0)
-    lw s11, 8(a5)
+    p.lw s9, 4(t0!)
+    p.lw s11, 4(a5!)
     vfdotpex.s.ah t1, ra, s8
     vfdotpex.s.ah t2, ra, s9
-    lw ra, 8(a6)
+    p.lw ra, 4(a6!)
     vfdotpex.s.ah t3, s10, s8
     vfdotpex.s.ah t4, s10, s9
-    lw s10, 12(a0)
+    p.lw s10, 4(a0!)
     vfdotpex.s.ah s4, s11, s8
     vfdotpex.s.ah s5, s11, s9
-    lw s11, 12(a1)
+    p.lw s11, 4(a1!)
     vfdotpex.s.ah s6, ra, s8
-    lw s8, 12(a7)
+    p.lw s8, 4(a7!)
     vfdotpex.s.ah s7, ra, s9
-    lw s9, 12(t0)
-    lw ra, 12(a5)
+    p.lw s9, 4(t0!)
+    p.lw ra, 4(a5!)
     vfdotpex.s.ah t1, s10, s8
     vfdotpex.s.ah t2, s10, s9
-    lw s10, 12(a6)
+    p.lw s10, 4(a6!)
     vfdotpex.s.ah t3, s11, s8
     vfdotpex.s.ah t4, s11, s9
     vfdotpex.s.ah s4, ra, s8
     vfdotpex.s.ah s5, ra, s9
     vfdotpex.s.ah s6, s10, s8
-    vfdotpex.s.ah s7, s10, s9
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
 mmbx_4x2_4x2_t1_main_end:
-    addi t0, t0, 16
+    vfdotpex.s.ah s7, s10, s9
 mmbx_4x2_4x2_t1_rest:
     beqz t6, mmbx_4x2_4x2_t1_tail
     lp.setup x0, t6, mmbx_4x2_4x2_t1_rest_end
-    lw s8, 0(a7)
-    lw s9, 0(t0)
-    lw s10, 0(a0)
-    lw s11, 0(a1)
-    lw ra, 0(a5)
+    p.lw s8, 4(a7!)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a0!)
+    p.lw s11, 4(a1!)
+    p.lw ra, 4(a5!)
     vfdotpex.s.ah t1, s10, s8
     vfdotpex.s.ah t2, s10, s9
-    lw s10, 0(a6)
+    p.lw s10, 4(a6!)
     vfdotpex.s.ah t3, s11, s8
     vfdotpex.s.ah t4, s11, s9
     vfdotpex.s.ah s4, ra, s8
     vfdotpex.s.ah s5, ra, s9
     vfdotpex.s.ah s6, s10, s8
-    vfdotpex.s.ah s7, s10, s9
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmbx_4x2_4x2_t1_rest_end:
-    addi t0, t0, 4
+    vfdotpex.s.ah s7, s10, s9
 mmbx_4x2_4x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
     beqz t5, mmbx_4x2_4x2_t1_store
@@ -431,7 +419,7 @@ mmbx_4x2_4x2_t1_blk_end:
 
 # mmbx_4x2_4x1_t1: 4 x 1 blocks; C[i..i+4, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 14 instructions for 8 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 9 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_4x2_4x1_t1:
     addi sp, sp, -48
@@ -475,21 +463,16 @@ mmbx_4x2_4x1_t1_ptrs:
     add a3, a7, s1
     beqz t5, mmbx_4x2_4x1_t1_rest
     lp.setup x0, t5, mmbx_4x2_4x1_t1_main_end
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    addi a0, a0, 4
+    p.lw s11, 4(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     vfdotpex.s.ah t0, t4, s11
     vfdotpex.s.ah t1, s4, s11
     vfdotpex.s.ah t2, s5, s11
-    vfdotpex.s.ah t3, s6, s11
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmbx_4x2_4x1_t1_main_end:
-    addi a7, a7, 4
+    vfdotpex.s.ah t3, s6, s11
 mmbx_4x2_4x1_t1_rest:
 mmbx_4x2_4x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -532,7 +515,7 @@ mmbx_4x2_4x1_t1_blk_end:
 
 # mmbx_4x2_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 12 instructions for 8 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 8 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_4x2_2x2_t1:
     addi sp, sp, -32
@@ -570,19 +553,15 @@ mmbx_4x2_2x2_t1_ptrs:
     add a3, a6, s1
     beqz t5, mmbx_4x2_2x2_t1_rest
     lp.setup x0, t5, mmbx_4x2_2x2_t1_main_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     vfdotpex.s.ah a7, t3, s6
     vfdotpex.s.ah t1, t4, s6
     vfdotpex.s.ah t0, t3, s7
-    vfdotpex.s.ah t2, t4, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmbx_4x2_2x2_t1_main_end:
-    addi a6, a6, 4
+    vfdotpex.s.ah t2, t4, s7
 mmbx_4x2_2x2_t1_rest:
 mmbx_4x2_2x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -619,7 +598,7 @@ mmbx_4x2_2x2_t1_blk_end:
 
 # mmbx_4x2_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_4x2_2x1_t1:
     addi sp, sp, -16
@@ -645,15 +624,12 @@ mmbx_4x2_2x1_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmbx_4x2_2x1_t1_rest
     lp.setup x0, t5, mmbx_4x2_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     vfdotpex.s.ah a6, t0, t4
-    vfdotpex.s.ah a7, t1, t4
-    addi a1, a1, 4
 mmbx_4x2_2x1_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.ah a7, t1, t4
 mmbx_4x2_2x1_t1_rest:
 mmbx_4x2_2x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -678,7 +654,7 @@ mmbx_4x2_2x1_t1_blk_end:
 
 # mmbx_4x2_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmbx_4x2_1x2_t1:
     addi sp, sp, -16
@@ -703,15 +679,12 @@ mmbx_4x2_1x2_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmbx_4x2_1x2_t1_rest
     lp.setup x0, t5, mmbx_4x2_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     vfdotpex.s.ah a6, t0, t2
-    vfdotpex.s.ah a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmbx_4x2_1x2_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.ah a7, t0, t3
 mmbx_4x2_1x2_t1_rest:
 mmbx_4x2_1x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -735,8 +708,8 @@ mmbx_4x2_1x2_t1_blk_end:
 
 # mmbx_4x2_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
-# (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 3 instructions for 2 MACs
+# (double operand registers, 1 load-use stalls).
 mmbx_4x2_1x1_t1:
     lp.setup x1, a5, mmbx_4x2_1x1_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
@@ -754,12 +727,10 @@ mmbx_4x2_1x1_t1_ptrs:
     add a3, a1, s1
     beqz t5, mmbx_4x2_1x1_t1_rest
     lp.setup x0, t5, mmbx_4x2_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    vfdotpex.s.ah a5, a6, t0
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmbx_4x2_1x1_t1_main_end:
-    addi a1, a1, 4
+    vfdotpex.s.ah a5, a6, t0
 mmbx_4x2_1x1_t1_rest:
 mmbx_4x2_1x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1

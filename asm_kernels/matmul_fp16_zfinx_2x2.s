@@ -209,7 +209,7 @@ mmhx_2x2_done:
 
 # mmhx_2x2_2x2_t1: 2 x 2 blocks; C[i..i+2, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 36 instructions for 32 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 32 instructions for 32 MACs
 # (double operand registers, 0 load-use stalls).
 mmhx_2x2_2x2_t1:
     addi sp, sp, -32
@@ -248,30 +248,30 @@ mmhx_2x2_2x2_t1_ptrs:
     add a3, a6, s1
     beqz t5, mmhx_2x2_2x2_t1_rest
     lp.setup x0, t5, mmhx_2x2_2x2_t1_main_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s4, 4(a0)
-    lw s5, 4(a1)
-    lw s8, 4(a5)
-    lw s9, 4(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s8, 4(a5!)
+    p.lw s9, 4(a6!)
     vfdotpex.s.h a7, t3, s6
     vfdotpex.s.h t1, t4, s6
-    lw s6, 8(a5)
+    p.lw s6, 4(a5!)
     vfdotpex.s.h t0, t3, s7
-    lw t3, 8(a0)
+    p.lw t3, 4(a0!)
     vfdotpex.s.h t2, t4, s7
-    lw t4, 8(a1)
-    lw s7, 8(a6)
+    p.lw t4, 4(a1!)
+    p.lw s7, 4(a6!)
     vfdotpex.s.h a7, s4, s8
     vfdotpex.s.h t1, s5, s8
-    lw s8, 12(a5)
+    p.lw s8, 4(a5!)
     vfdotpex.s.h t0, s4, s9
-    lw s4, 12(a0)
+    p.lw s4, 4(a0!)
     vfdotpex.s.h t2, s5, s9
-    lw s5, 12(a1)
-    lw s9, 12(a6)
+    p.lw s5, 4(a1!)
+    p.lw s9, 4(a6!)
     vfdotpex.s.h a7, t3, s6
     vfdotpex.s.h t1, t4, s6
     vfdotpex.s.h t0, t3, s7
@@ -279,28 +279,20 @@ mmhx_2x2_2x2_t1_ptrs:
     vfdotpex.s.h a7, s4, s8
     vfdotpex.s.h t1, s5, s8
     vfdotpex.s.h t0, s4, s9
-    vfdotpex.s.h t2, s5, s9
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
 mmhx_2x2_2x2_t1_main_end:
-    addi a6, a6, 16
+    vfdotpex.s.h t2, s5, s9
 mmhx_2x2_2x2_t1_rest:
     beqz t6, mmhx_2x2_2x2_t1_tail
     lp.setup x0, t6, mmhx_2x2_2x2_t1_rest_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     vfdotpex.s.h a7, t3, s6
     vfdotpex.s.h t1, t4, s6
     vfdotpex.s.h t0, t3, s7
-    vfdotpex.s.h t2, t4, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmhx_2x2_2x2_t1_rest_end:
-    addi a6, a6, 4
+    vfdotpex.s.h t2, t4, s7
 mmhx_2x2_2x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
     beqz t5, mmhx_2x2_2x2_t1_store
@@ -336,7 +328,7 @@ mmhx_2x2_2x2_t1_blk_end:
 
 # mmhx_2x2_2x1_t1: 2 x 1 blocks; C[i..i+2, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmhx_2x2_2x1_t1:
     addi sp, sp, -16
@@ -362,15 +354,12 @@ mmhx_2x2_2x1_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmhx_2x2_2x1_t1_rest
     lp.setup x0, t5, mmhx_2x2_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     vfdotpex.s.h a6, t0, t4
-    vfdotpex.s.h a7, t1, t4
-    addi a1, a1, 4
 mmhx_2x2_2x1_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.h a7, t1, t4
 mmhx_2x2_2x1_t1_rest:
 mmhx_2x2_2x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -395,7 +384,7 @@ mmhx_2x2_2x1_t1_blk_end:
 
 # mmhx_2x2_1x2_t1: 1 x 2 blocks; C[i..i+1, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 8 instructions for 4 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 4 MACs
 # (double operand registers, 0 load-use stalls).
 mmhx_2x2_1x2_t1:
     addi sp, sp, -16
@@ -420,15 +409,12 @@ mmhx_2x2_1x2_t1_ptrs:
     add a3, a5, s1
     beqz t5, mmhx_2x2_1x2_t1_rest
     lp.setup x0, t5, mmhx_2x2_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     vfdotpex.s.h a6, t0, t2
-    vfdotpex.s.h a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmhx_2x2_1x2_t1_main_end:
-    addi a5, a5, 4
+    vfdotpex.s.h a7, t0, t3
 mmhx_2x2_1x2_t1_rest:
 mmhx_2x2_1x2_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1
@@ -452,8 +438,8 @@ mmhx_2x2_1x2_t1_blk_end:
 
 # mmhx_2x2_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
-# (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 3 instructions for 2 MACs
+# (double operand registers, 1 load-use stalls).
 mmhx_2x2_1x1_t1:
     lp.setup x1, a5, mmhx_2x2_1x1_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
@@ -471,12 +457,10 @@ mmhx_2x2_1x1_t1_ptrs:
     add a3, a1, s1
     beqz t5, mmhx_2x2_1x1_t1_rest
     lp.setup x0, t5, mmhx_2x2_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    vfdotpex.s.h a5, a6, t0
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmhx_2x2_1x1_t1_main_end:
-    addi a1, a1, 4
+    vfdotpex.s.h a5, a6, t0
 mmhx_2x2_1x1_t1_rest:
 mmhx_2x2_1x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1

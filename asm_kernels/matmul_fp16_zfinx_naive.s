@@ -180,8 +180,8 @@ mmhx_naive_done:
 
 # mmhx_naive_1x1_t1: 1 x 1 blocks; C[i..i+1, j..j+1*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 5 instructions for 2 MACs
-# (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x1: 3 instructions for 2 MACs
+# (double operand registers, 1 load-use stalls).
 mmhx_naive_1x1_t1:
     lp.setup x1, a5, mmhx_naive_1x1_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
@@ -199,12 +199,10 @@ mmhx_naive_1x1_t1_ptrs:
     add a3, a1, s1
     beqz t5, mmhx_naive_1x1_t1_rest
     lp.setup x0, t5, mmhx_naive_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    vfdotpex.s.h a5, a6, t0
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmhx_naive_1x1_t1_main_end:
-    addi a1, a1, 4
+    vfdotpex.s.h a5, a6, t0
 mmhx_naive_1x1_t1_rest:
 mmhx_naive_1x1_t1_tail:                # K odd: the last k, upper lanes zero
     andi t5, s0, 1

@@ -68,11 +68,18 @@ class Op:
     defs: frozenset[str]
     uses: frozenset[str]
     load: bool = False
+    bumped: str = ""        # the base register a post-increment load advances
+
+    @property
+    def late(self) -> frozenset[str]:
+        """The registers whose value arrives a cycle late: a load's data (a post-incremented
+        base register is ready for the next instruction)."""
+        return self.defs - {self.bumped} if self.load else frozenset()
 
 
 def op(text: str, defs: tuple[str, ...] = (), uses: tuple[str, ...] = (),
-       load: bool = False) -> Op:
-    return Op(text, frozenset(defs), frozenset(uses), load)
+       load: bool = False, bumped: str = "") -> Op:
+    return Op(text, frozenset(defs), frozenset(uses), load, bumped)
 
 
 def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
@@ -98,7 +105,7 @@ def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
         pick = min(ok, key=lambda i: (i - (hoist if ops[i].load else 0), i))
         ready.remove(pick)
         out.append(ops[pick])
-        hot = ops[pick].defs if ops[pick].load else frozenset()
+        hot = ops[pick].late
         for k in succs[pick]:
             waiting[k] -= 1
             if not waiting[k]:
@@ -108,7 +115,7 @@ def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
 
 def stall_count(ops: list[Op]) -> int:
     """Load-use stalls of a straight sequence (for the header comments and the tests)."""
-    return sum(1 for a, b in zip(ops, ops[1:], strict=False) if a.load and a.defs & b.uses)
+    return sum(1 for a, b in zip(ops, ops[1:], strict=False) if a.late & b.uses)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,6 +135,9 @@ class Strip:
     MUL: ClassVar[str] = "fmul.s {c}, {a}, {b}"           # the peeled first step's product
     FLOAD: ClassVar[str] = "flw"                          # an FP value from memory
     FSTORE: ClassVar[str] = "fsw"                         # and back
+    # operands loaded with post-increment (p.lw: x registers only; Xpulpv2 has no p.flw), so
+    # the K loop has no pointer bumps; otherwise immediate offsets and one bump per body
+    POSTINC: ClassVar[bool] = False
 
     def label(self, prefix: str) -> str:
         return f"{prefix}_{self.u}x{self.v}_t{self.trans}"
@@ -159,9 +169,14 @@ class Strip:
         if len(free) < min(u, v) + 2:
             raise ValueError(f"{self}: {len(regs)} FP registers are too few for a {u} x {v} "
                              f"block")
+        held = min(u, v)
+        # two banks for the held side when the pool keeps at least 3 registers: the values of
+        # step s+1 are then loaded while step s still reads its own
+        nb = 2 if len(free) >= 2 * held + 3 else 1
+        banks = [free[i * held:(i + 1) * held] for i in range(nb)]
         if u <= v:     # hold the u A values, stream B through a rotating pool
-            return acc, "stream_b", [free[:u]], [free[u:]]
-        return acc, "stream_a", [free[v:]], [free[:v]]
+            return acc, "stream_b", banks, [free[nb * held:]]
+        return acc, "stream_a", [free[nb * held:]], banks
 
     def int_plan(self) -> dict[str, object]:
         need = self.pointer_count()
@@ -192,17 +207,30 @@ class Strip:
         if mode == "double":
             ar, br = abanks[s % 2], bbanks[s % 2]
         elif mode == "stream_b":
-            ar, br = abanks[0], [take(bbanks[0]) for _ in range(v)]
+            ar, br = abanks[s % len(abanks)], [take(bbanks[0]) for _ in range(v)]
         else:
-            ar, br = [take(abanks[0]) for _ in range(u)], bbanks[0]
+            ar, br = [take(abanks[0]) for _ in range(u)], bbanks[s % len(bbanks)]
+
+        def along_k(dst: str, ptr: str) -> Op:
+            """The value at k of a K-contiguous row."""
+            if self.POSTINC:
+                return op(f"p.lw {dst}, 4({ptr}!)", (dst, ptr), (ptr,), load=True, bumped=ptr)
+            return op(f"{ld} {dst}, {4 * s}({ptr})", (dst,), (ptr,), load=True)
 
         def load_a(r: int) -> Op:
-            return op(f"{ld} {ar[r]}, {4 * s}({pa[r]})", (ar[r],), (pa[r],), load=True)
+            return along_k(ar[r], pa[r])
 
         def load_b(t: int) -> Op:
             if self.trans:
-                return op(f"{ld} {br[t]}, {4 * s}({pb[t]})", (br[t],), (pb[t],), load=True)
-            return op(f"{ld} {br[t]}, {4 * t}({pb[0]})", (br[t],), (pb[0],), load=True)
+                return along_k(br[t], pb[t])
+            if not self.POSTINC:
+                return op(f"{ld} {br[t]}, {4 * t}({pb[0]})", (br[t],), (pb[0],), load=True)
+            # the pointer sits on the last of the v values; its load moves it to the next row
+            if t < v - 1:
+                return op(f"lw {br[t]}, {4 * (t - v + 1)}({pb[0]})", (br[t],), (pb[0],),
+                          load=True)
+            return op(f"p.lw {br[t]}, s2({pb[0]}!)", (br[t], pb[0]), (pb[0], "s2"), load=True,
+                      bumped=pb[0])
 
         def mac(r: int, t: int) -> Op:
             c, a, b = acc[r][t], ar[r], br[t]
@@ -215,11 +243,16 @@ class Strip:
             for r in range(u):
                 ops.append(load_a(r))
                 ops += [mac(r, t) for t in range(v)]
+        elif v == 1 and self.POSTINC:    # one B value first: the last A load has a use next
+            ops += [load_b(0)] + [load_a(r) for r in range(u)]
+            ops += [mac(r, 0) for r in range(u)]
         else:                        # A held (or both banked): each B column and its u products
             ops += [load_a(r) for r in range(u)]
             for t in range(v):
                 ops.append(load_b(t))
                 ops += [mac(r, t) for r in range(u)]
+        if self.POSTINC:
+            return ops
         if not self.trans:           # B rows are 4M apart: one bump per step
             ops.append(op(f"add {pb[0]}, {pb[0]}, s2", (pb[0],), (pb[0], "s2")))
         if s == nsteps - 1:          # K-contiguous pointers move once per body
@@ -291,6 +324,8 @@ class Strip:
                 out += [f"    mv {pb[0]}, a3"]
                 out += [f"    add {pb[k]}, {pb[k - 1]}, s1" for k in range(1, v)]
                 out += [f"    add a3, {pb[v - 1]}, s1"]
+            elif self.POSTINC:          # on the last value of the row (see step_ops)
+                out += [f"    addi {pb[0]}, a3, {4 * (v - 1)}", f"    addi a3, a3, {4 * v}"]
             else:
                 out += [f"    mv {pb[0]}, a3", f"    addi a3, a3, {4 * v}"]
             return out
@@ -326,6 +361,7 @@ class XStrip(Strip):
 
     FLOAD: ClassVar[str] = "lw"
     FSTORE: ClassVar[str] = "sw"
+    POSTINC: ClassVar[bool] = True
     SAVED: ClassVar[tuple[str, ...]] = X_SAVED       # the driver's registers it may take
 
     def fregs(self) -> tuple[str, ...]:

@@ -209,7 +209,7 @@ mmx_1x2_done:
 
 # mmx_1x2_1x2_t0: 1 x 2 blocks, B[K x M]; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 25 instructions for 8 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 20 instructions for 8 MACs (double operand registers, 0 load-use stalls).
 mmx_1x2_1x2_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -221,60 +221,51 @@ mmx_1x2_1x2_t0:
     lw a5, 0(a0)
     lw a6, 4(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
     j mmx_1x2_1x2_t0_loop
 mmx_1x2_1x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmul.s a5, a7, t1
     fmul.s a6, a7, t2
-    add a1, a1, s2
-    addi a0, a0, 4
 mmx_1x2_1x2_t0_loop:
     beqz t5, mmx_1x2_1x2_t0_rest
     lp.setup x0, t5, mmx_1x2_1x2_t0_main_end
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
-    lw t0, 4(a0)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
+    p.lw t0, 4(a0!)
+    lw t3, -4(a1)
+    p.lw t4, s2(a1!)
+    fmadd.s a5, a7, t1, a5
+    lw t1, -4(a1)
+    fmadd.s a6, a7, t2, a6
+    p.lw a7, 4(a0!)
+    p.lw t2, s2(a1!)
+    fmadd.s a5, t0, t3, a5
+    lw t3, -4(a1)
+    fmadd.s a6, t0, t4, a6
+    p.lw t0, 4(a0!)
+    p.lw t4, s2(a1!)
     fmadd.s a5, a7, t1, a5
     fmadd.s a6, a7, t2, a6
-    lw a7, 8(a0)
-    add a1, a1, s2
-    lw t3, 0(a1)
-    lw t4, 4(a1)
     fmadd.s a5, t0, t3, a5
-    fmadd.s a6, t0, t4, a6
-    lw t0, 12(a0)
-    add a1, a1, s2
-    lw t1, 0(a1)
-    lw t2, 4(a1)
-    fmadd.s a5, a7, t1, a5
-    fmadd.s a6, a7, t2, a6
-    add a1, a1, s2
-    lw t3, 0(a1)
-    lw t4, 4(a1)
-    fmadd.s a5, t0, t3, a5
-    fmadd.s a6, t0, t4, a6
-    add a1, a1, s2
 mmx_1x2_1x2_t0_main_end:
-    addi a0, a0, 16
+    fmadd.s a6, t0, t4, a6
 mmx_1x2_1x2_t0_rest:
     beqz t6, mmx_1x2_1x2_t0_store
     lp.setup x0, t6, mmx_1x2_1x2_t0_rest_end
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmadd.s a5, a7, t1, a5
-    fmadd.s a6, a7, t2, a6
-    add a1, a1, s2
 mmx_1x2_1x2_t0_rest_end:
-    addi a0, a0, 4
+    fmadd.s a6, a7, t2, a6
 mmx_1x2_1x2_t0_store:
     mv a0, a4
     sw a5, 0(a0)
@@ -285,7 +276,7 @@ mmx_1x2_1x2_t0_blk_end:
 
 # mmx_1x2_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_1x2_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -295,27 +286,23 @@ mmx_1x2_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_1x2_1x1_t0_loop
 mmx_1x2_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_1x2_1x1_t0_loop:
     beqz t5, mmx_1x2_1x1_t0_rest
     lp.setup x0, t5, mmx_1x2_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_1x2_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_1x2_1x1_t0_rest:
 mmx_1x2_1x1_t0_store:
     mv a0, a4
@@ -326,7 +313,7 @@ mmx_1x2_1x1_t0_blk_end:
 
 # mmx_1x2_1x2_t1: 1 x 2 blocks, B stored M x K; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 23 instructions for 8 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 20 instructions for 8 MACs (double operand registers, 0 load-use stalls).
 mmx_1x2_1x2_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -349,53 +336,44 @@ mmx_1x2_1x2_t1_peel:                 # first step: products, no zeroing
     mv a1, a3
     add a5, a1, s1
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmul.s a6, t0, t2
     fmul.s a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_1x2_1x2_t1_loop:
     beqz t5, mmx_1x2_1x2_t1_rest
     lp.setup x0, t5, mmx_1x2_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
-    lw t1, 4(a0)
-    lw t4, 4(a1)
-    lw s4, 4(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
+    p.lw t1, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s4, 4(a5!)
     fmadd.s a6, t0, t2, a6
-    lw t2, 8(a1)
+    p.lw t2, 4(a1!)
     fmadd.s a7, t0, t3, a7
-    lw t0, 8(a0)
-    lw t3, 8(a5)
+    p.lw t0, 4(a0!)
+    p.lw t3, 4(a5!)
     fmadd.s a6, t1, t4, a6
-    lw t4, 12(a1)
+    p.lw t4, 4(a1!)
     fmadd.s a7, t1, s4, a7
-    lw t1, 12(a0)
-    lw s4, 12(a5)
+    p.lw t1, 4(a0!)
+    p.lw s4, 4(a5!)
     fmadd.s a6, t0, t2, a6
     fmadd.s a7, t0, t3, a7
     fmadd.s a6, t1, t4, a6
-    fmadd.s a7, t1, s4, a7
-    addi a0, a0, 16
-    addi a1, a1, 16
 mmx_1x2_1x2_t1_main_end:
-    addi a5, a5, 16
+    fmadd.s a7, t1, s4, a7
 mmx_1x2_1x2_t1_rest:
     beqz t6, mmx_1x2_1x2_t1_store
     lp.setup x0, t6, mmx_1x2_1x2_t1_rest_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmadd.s a6, t0, t2, a6
-    fmadd.s a7, t0, t3, a7
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_1x2_1x2_t1_rest_end:
-    addi a5, a5, 4
+    fmadd.s a7, t0, t3, a7
 mmx_1x2_1x2_t1_store:
     mv a0, a4
     sw a6, 0(a0)
@@ -408,7 +386,7 @@ mmx_1x2_1x2_t1_blk_end:
 
 # mmx_1x2_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_1x2_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -425,20 +403,16 @@ mmx_1x2_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_1x2_1x1_t1_loop:
     beqz t5, mmx_1x2_1x1_t1_rest
     lp.setup x0, t5, mmx_1x2_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_1x2_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_1x2_1x1_t1_rest:
 mmx_1x2_1x1_t1_store:
     mv a0, a4

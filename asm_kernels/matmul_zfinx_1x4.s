@@ -221,7 +221,7 @@ mmx_1x4_done:
 
 # mmx_1x4_1x4_t0: 1 x 4 blocks, B[K x M]; C[i..i+1, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 41 instructions for 16 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 36 instructions for 16 MACs (double operand registers, 0 load-use stalls).
 mmx_1x4_1x4_t0:
     addi sp, sp, -32
     sw s4, 0(sp)
@@ -242,84 +242,75 @@ mmx_1x4_1x4_t0:
     lw a7, 8(a0)
     lw t0, 12(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 12
     addi a3, a3, 16
     j mmx_1x4_1x4_t0_loop
 mmx_1x4_1x4_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 12
     addi a3, a3, 16
-    lw t1, 0(a0)
-    lw t3, 0(a1)
-    lw t4, 4(a1)
-    lw s4, 8(a1)
-    lw s5, 12(a1)
+    p.lw t1, 4(a0!)
+    lw t3, -12(a1)
+    lw t4, -8(a1)
+    lw s4, -4(a1)
+    p.lw s5, s2(a1!)
     fmul.s a5, t1, t3
     fmul.s a6, t1, t4
     fmul.s a7, t1, s4
     fmul.s t0, t1, s5
-    add a1, a1, s2
-    addi a0, a0, 4
 mmx_1x4_1x4_t0_loop:
     beqz t5, mmx_1x4_1x4_t0_rest
     lp.setup x0, t5, mmx_1x4_1x4_t0_main_end
-    lw t1, 0(a0)
-    lw t3, 0(a1)
-    lw t4, 4(a1)
-    lw s4, 8(a1)
-    lw s5, 12(a1)
-    lw t2, 4(a0)
+    p.lw t1, 4(a0!)
+    lw t3, -12(a1)
+    lw t4, -8(a1)
+    lw s4, -4(a1)
+    p.lw s5, s2(a1!)
+    p.lw t2, 4(a0!)
+    lw s6, -12(a1)
+    lw s7, -8(a1)
+    lw s8, -4(a1)
+    p.lw s9, s2(a1!)
+    fmadd.s a5, t1, t3, a5
+    lw t3, -12(a1)
+    fmadd.s a6, t1, t4, a6
+    lw t4, -8(a1)
+    fmadd.s a7, t1, s4, a7
+    lw s4, -4(a1)
+    fmadd.s t0, t1, s5, t0
+    p.lw t1, 4(a0!)
+    p.lw s5, s2(a1!)
+    fmadd.s a5, t2, s6, a5
+    lw s6, -12(a1)
+    fmadd.s a6, t2, s7, a6
+    lw s7, -8(a1)
+    fmadd.s a7, t2, s8, a7
+    lw s8, -4(a1)
+    fmadd.s t0, t2, s9, t0
+    p.lw t2, 4(a0!)
+    p.lw s9, s2(a1!)
     fmadd.s a5, t1, t3, a5
     fmadd.s a6, t1, t4, a6
     fmadd.s a7, t1, s4, a7
     fmadd.s t0, t1, s5, t0
-    lw t1, 8(a0)
-    add a1, a1, s2
-    lw s6, 0(a1)
-    lw s7, 4(a1)
-    lw s8, 8(a1)
-    lw s9, 12(a1)
     fmadd.s a5, t2, s6, a5
     fmadd.s a6, t2, s7, a6
     fmadd.s a7, t2, s8, a7
-    fmadd.s t0, t2, s9, t0
-    lw t2, 12(a0)
-    add a1, a1, s2
-    lw t3, 0(a1)
-    lw t4, 4(a1)
-    lw s4, 8(a1)
-    lw s5, 12(a1)
-    fmadd.s a5, t1, t3, a5
-    fmadd.s a6, t1, t4, a6
-    fmadd.s a7, t1, s4, a7
-    fmadd.s t0, t1, s5, t0
-    add a1, a1, s2
-    lw s6, 0(a1)
-    lw s7, 4(a1)
-    lw s8, 8(a1)
-    lw s9, 12(a1)
-    fmadd.s a5, t2, s6, a5
-    fmadd.s a6, t2, s7, a6
-    fmadd.s a7, t2, s8, a7
-    fmadd.s t0, t2, s9, t0
-    add a1, a1, s2
 mmx_1x4_1x4_t0_main_end:
-    addi a0, a0, 16
+    fmadd.s t0, t2, s9, t0
 mmx_1x4_1x4_t0_rest:
     beqz t6, mmx_1x4_1x4_t0_store
     lp.setup x0, t6, mmx_1x4_1x4_t0_rest_end
-    lw t1, 0(a0)
-    lw t3, 0(a1)
-    lw t4, 4(a1)
-    lw s4, 8(a1)
-    lw s5, 12(a1)
+    p.lw t1, 4(a0!)
+    lw t3, -12(a1)
+    lw t4, -8(a1)
+    lw s4, -4(a1)
+    p.lw s5, s2(a1!)
     fmadd.s a5, t1, t3, a5
     fmadd.s a6, t1, t4, a6
     fmadd.s a7, t1, s4, a7
-    fmadd.s t0, t1, s5, t0
-    add a1, a1, s2
 mmx_1x4_1x4_t0_rest_end:
-    addi a0, a0, 4
+    fmadd.s t0, t1, s5, t0
 mmx_1x4_1x4_t0_store:
     mv a0, a4
     sw a5, 0(a0)
@@ -339,7 +330,7 @@ mmx_1x4_1x4_t0_blk_end:
 
 # mmx_1x4_1x2_t0: 1 x 2 blocks, B[K x M]; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 7 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_1x4_1x2_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -350,31 +341,27 @@ mmx_1x4_1x2_t0:
     lw a5, 0(a0)
     lw a6, 4(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
     j mmx_1x4_1x2_t0_loop
 mmx_1x4_1x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmul.s a5, a7, t1
     fmul.s a6, a7, t2
-    add a1, a1, s2
-    addi a0, a0, 4
 mmx_1x4_1x2_t0_loop:
     beqz t5, mmx_1x4_1x2_t0_rest
     lp.setup x0, t5, mmx_1x4_1x2_t0_main_end
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmadd.s a5, a7, t1, a5
-    fmadd.s a6, a7, t2, a6
-    add a1, a1, s2
 mmx_1x4_1x2_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a6, a7, t2, a6
 mmx_1x4_1x2_t0_rest:
 mmx_1x4_1x2_t0_store:
     mv a0, a4
@@ -386,7 +373,7 @@ mmx_1x4_1x2_t0_blk_end:
 
 # mmx_1x4_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_1x4_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -396,27 +383,23 @@ mmx_1x4_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_1x4_1x1_t0_loop
 mmx_1x4_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_1x4_1x1_t0_loop:
     beqz t5, mmx_1x4_1x1_t0_rest
     lp.setup x0, t5, mmx_1x4_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_1x4_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_1x4_1x1_t0_rest:
 mmx_1x4_1x1_t0_store:
     mv a0, a4
@@ -427,7 +410,7 @@ mmx_1x4_1x1_t0_blk_end:
 
 # mmx_1x4_1x4_t1: 1 x 4 blocks, B stored M x K; C[i..i+1, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 41 instructions for 16 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 36 instructions for 16 MACs (double operand registers, 0 load-use stalls).
 mmx_1x4_1x4_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -464,51 +447,46 @@ mmx_1x4_1x4_t1_peel:                 # first step: products, no zeroing
     add a6, a5, s1
     add a7, a6, s1
     add a3, a7, s1
-    lw t4, 0(a0)
-    lw s5, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s8, 0(a7)
+    p.lw t4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s8, 4(a7!)
     fmul.s t0, t4, s5
     fmul.s t1, t4, s6
     fmul.s t2, t4, s7
     fmul.s t3, t4, s8
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmx_1x4_1x4_t1_loop:
     beqz t5, mmx_1x4_1x4_t1_rest
     lp.setup x0, t5, mmx_1x4_1x4_t1_main_end
-    lw t4, 0(a0)
-    lw s5, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s8, 0(a7)
-    lw s4, 4(a0)
-    lw s9, 4(a1)
-    lw s10, 4(a5)
-    lw s11, 4(a6)
-    lw ra, 4(a7)
+    p.lw t4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s8, 4(a7!)
+    p.lw s4, 4(a0!)
+    p.lw s9, 4(a1!)
+    p.lw s10, 4(a5!)
+    p.lw s11, 4(a6!)
+    p.lw ra, 4(a7!)
     fmadd.s t0, t4, s5, t0
-    lw s5, 8(a1)
+    p.lw s5, 4(a1!)
     fmadd.s t1, t4, s6, t1
-    lw s6, 8(a5)
+    p.lw s6, 4(a5!)
     fmadd.s t2, t4, s7, t2
-    lw s7, 8(a6)
+    p.lw s7, 4(a6!)
     fmadd.s t3, t4, s8, t3
-    lw t4, 8(a0)
-    lw s8, 8(a7)
+    p.lw t4, 4(a0!)
+    p.lw s8, 4(a7!)
     fmadd.s t0, s4, s9, t0
-    lw s9, 12(a1)
+    p.lw s9, 4(a1!)
     fmadd.s t1, s4, s10, t1
-    lw s10, 12(a5)
+    p.lw s10, 4(a5!)
     fmadd.s t2, s4, s11, t2
-    lw s11, 12(a6)
+    p.lw s11, 4(a6!)
     fmadd.s t3, s4, ra, t3
-    lw s4, 12(a0)
-    lw ra, 12(a7)
+    p.lw s4, 4(a0!)
+    p.lw ra, 4(a7!)
     fmadd.s t0, t4, s5, t0
     fmadd.s t1, t4, s6, t1
     fmadd.s t2, t4, s7, t2
@@ -516,31 +494,21 @@ mmx_1x4_1x4_t1_loop:
     fmadd.s t0, s4, s9, t0
     fmadd.s t1, s4, s10, t1
     fmadd.s t2, s4, s11, t2
-    fmadd.s t3, s4, ra, t3
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
 mmx_1x4_1x4_t1_main_end:
-    addi a7, a7, 16
+    fmadd.s t3, s4, ra, t3
 mmx_1x4_1x4_t1_rest:
     beqz t6, mmx_1x4_1x4_t1_store
     lp.setup x0, t6, mmx_1x4_1x4_t1_rest_end
-    lw t4, 0(a0)
-    lw s5, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s8, 0(a7)
+    p.lw t4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s8, 4(a7!)
     fmadd.s t0, t4, s5, t0
     fmadd.s t1, t4, s6, t1
     fmadd.s t2, t4, s7, t2
-    fmadd.s t3, t4, s8, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_1x4_1x4_t1_rest_end:
-    addi a7, a7, 4
+    fmadd.s t3, t4, s8, t3
 mmx_1x4_1x4_t1_store:
     mv a0, a4
     sw t0, 0(a0)
@@ -563,7 +531,7 @@ mmx_1x4_1x4_t1_blk_end:
 
 # mmx_1x4_1x2_t1: 1 x 2 blocks, B stored M x K; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_1x4_1x2_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -585,26 +553,20 @@ mmx_1x4_1x2_t1_peel:                 # first step: products, no zeroing
     mv a1, a3
     add a5, a1, s1
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmul.s a6, t0, t2
     fmul.s a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_1x4_1x2_t1_loop:
     beqz t5, mmx_1x4_1x2_t1_rest
     lp.setup x0, t5, mmx_1x4_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmadd.s a6, t0, t2, a6
-    fmadd.s a7, t0, t3, a7
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_1x4_1x2_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t0, t3, a7
 mmx_1x4_1x2_t1_rest:
 mmx_1x4_1x2_t1_store:
     mv a0, a4
@@ -618,7 +580,7 @@ mmx_1x4_1x2_t1_blk_end:
 
 # mmx_1x4_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_1x4_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -635,20 +597,16 @@ mmx_1x4_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_1x4_1x1_t1_loop:
     beqz t5, mmx_1x4_1x1_t1_rest
     lp.setup x0, t5, mmx_1x4_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_1x4_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_1x4_1x1_t1_rest:
 mmx_1x4_1x1_t1_store:
     mv a0, a4

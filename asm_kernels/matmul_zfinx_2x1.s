@@ -231,7 +231,7 @@ mmx_2x1_done:
 
 # mmx_2x1_2x1_t0: 2 x 1 blocks, B[K x M]; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 26 instructions for 8 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 20 instructions for 8 MACs (double operand registers, 0 load-use stalls).
 mmx_2x1_2x1_t0:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -247,64 +247,52 @@ mmx_2x1_2x1_t0:
     lw a7, 0(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
     j mmx_2x1_2x1_t0_loop
 mmx_2x1_2x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_2x1_2x1_t0_loop:
     beqz t5, mmx_2x1_2x1_t0_rest
     lp.setup x0, t5, mmx_2x1_2x1_t0_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    lw t2, 4(a0)
-    lw t3, 4(a1)
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
+    p.lw s4, s2(a5!)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    lw t0, 8(a0)
+    p.lw t0, 4(a0!)
     fmadd.s a7, t1, t4, a7
-    lw t1, 8(a1)
-    add a5, a5, s2
-    lw s4, 0(a5)
-    add a5, a5, s2
-    lw t4, 0(a5)
+    p.lw t4, s2(a5!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t2, s4, a6
-    lw t2, 12(a0)
+    p.lw t2, 4(a0!)
     fmadd.s a7, t3, s4, a7
-    lw t3, 12(a1)
+    p.lw s4, s2(a5!)
+    p.lw t3, 4(a1!)
     fmadd.s a6, t0, t4, a6
     fmadd.s a7, t1, t4, a7
-    add a5, a5, s2
-    lw s4, 0(a5)
-    add a5, a5, s2
     fmadd.s a6, t2, s4, a6
-    fmadd.s a7, t3, s4, a7
-    addi a0, a0, 16
 mmx_2x1_2x1_t0_main_end:
-    addi a1, a1, 16
+    fmadd.s a7, t3, s4, a7
 mmx_2x1_2x1_t0_rest:
     beqz t6, mmx_2x1_2x1_t0_store
     lp.setup x0, t6, mmx_2x1_2x1_t0_rest_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a0, a0, 4
 mmx_2x1_2x1_t0_rest_end:
-    addi a1, a1, 4
+    fmadd.s a7, t1, t4, a7
 mmx_2x1_2x1_t0_store:
     mv a0, a4
     sw a6, 0(a0)
@@ -318,7 +306,7 @@ mmx_2x1_2x1_t0_blk_end:
 
 # mmx_2x1_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_2x1_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -328,27 +316,23 @@ mmx_2x1_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_2x1_1x1_t0_loop
 mmx_2x1_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_2x1_1x1_t0_loop:
     beqz t5, mmx_2x1_1x1_t0_rest
     lp.setup x0, t5, mmx_2x1_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_2x1_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_2x1_1x1_t0_rest:
 mmx_2x1_1x1_t0_store:
     mv a0, a4
@@ -359,7 +343,7 @@ mmx_2x1_1x1_t0_blk_end:
 
 # mmx_2x1_2x1_t1: 2 x 1 blocks, B stored M x K; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 23 instructions for 8 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 20 instructions for 8 MACs (double operand registers, 0 load-use stalls).
 mmx_2x1_2x1_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -383,53 +367,44 @@ mmx_2x1_2x1_t1_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     mv a5, a3
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_2x1_2x1_t1_loop:
     beqz t5, mmx_2x1_2x1_t1_rest
     lp.setup x0, t5, mmx_2x1_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    lw t2, 4(a0)
-    lw t3, 4(a1)
-    lw s4, 4(a5)
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
+    p.lw s4, 4(a5!)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    lw t0, 8(a0)
+    p.lw t0, 4(a0!)
     fmadd.s a7, t1, t4, a7
-    lw t1, 8(a1)
-    lw t4, 8(a5)
+    p.lw t4, 4(a5!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t2, s4, a6
-    lw t2, 12(a0)
+    p.lw t2, 4(a0!)
     fmadd.s a7, t3, s4, a7
-    lw t3, 12(a1)
-    lw s4, 12(a5)
+    p.lw s4, 4(a5!)
+    p.lw t3, 4(a1!)
     fmadd.s a6, t0, t4, a6
     fmadd.s a7, t1, t4, a7
     fmadd.s a6, t2, s4, a6
-    fmadd.s a7, t3, s4, a7
-    addi a0, a0, 16
-    addi a1, a1, 16
 mmx_2x1_2x1_t1_main_end:
-    addi a5, a5, 16
+    fmadd.s a7, t3, s4, a7
 mmx_2x1_2x1_t1_rest:
     beqz t6, mmx_2x1_2x1_t1_store
     lp.setup x0, t6, mmx_2x1_2x1_t1_rest_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a1, a1, 4
 mmx_2x1_2x1_t1_rest_end:
-    addi a5, a5, 4
+    fmadd.s a7, t1, t4, a7
 mmx_2x1_2x1_t1_store:
     mv a0, a4
     sw a6, 0(a0)
@@ -443,7 +418,7 @@ mmx_2x1_2x1_t1_blk_end:
 
 # mmx_2x1_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_2x1_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -460,20 +435,16 @@ mmx_2x1_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_2x1_1x1_t1_loop:
     beqz t5, mmx_2x1_1x1_t1_rest
     lp.setup x0, t5, mmx_2x1_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_2x1_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_2x1_1x1_t1_rest:
 mmx_2x1_1x1_t1_store:
     mv a0, a4

@@ -255,7 +255,7 @@ mmx_2x2_done:
 
 # mmx_2x2_2x2_t0: 2 x 2 blocks, B[K x M]; C[i..i+2, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 38 instructions for 16 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 32 instructions for 16 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_2x2_t0:
     addi sp, sp, -32
     sw s4, 0(sp)
@@ -277,82 +277,70 @@ mmx_2x2_2x2_t0:
     lw t1, 4(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 4
     addi a3, a3, 8
     j mmx_2x2_2x2_t0_loop
 mmx_2x2_2x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 4
     addi a3, a3, 8
-    lw t2, 0(a0)
-    lw t3, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 4(a5)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
+    lw s5, -4(a5)
+    p.lw s6, s2(a5!)
     fmul.s a6, t2, s5
     fmul.s t0, t3, s5
     fmul.s a7, t2, s6
     fmul.s t1, t3, s6
-    add a5, a5, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_2x2_2x2_t0_loop:
     beqz t5, mmx_2x2_2x2_t0_rest
     lp.setup x0, t5, mmx_2x2_2x2_t0_main_end
-    lw t2, 0(a0)
-    lw t3, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 4(a5)
-    lw t4, 4(a0)
-    lw s4, 4(a1)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
+    lw s5, -4(a5)
+    p.lw s6, s2(a5!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    lw s7, -4(a5)
+    p.lw s8, s2(a5!)
+    fmadd.s a6, t2, s5, a6
+    fmadd.s t0, t3, s5, t0
+    lw s5, -4(a5)
+    fmadd.s a7, t2, s6, a7
+    p.lw t2, 4(a0!)
+    fmadd.s t1, t3, s6, t1
+    p.lw t3, 4(a1!)
+    p.lw s6, s2(a5!)
+    fmadd.s a6, t4, s7, a6
+    fmadd.s t0, s4, s7, t0
+    lw s7, -4(a5)
+    fmadd.s a7, t4, s8, a7
+    p.lw t4, 4(a0!)
+    fmadd.s t1, s4, s8, t1
+    p.lw s4, 4(a1!)
+    p.lw s8, s2(a5!)
     fmadd.s a6, t2, s5, a6
     fmadd.s t0, t3, s5, t0
     fmadd.s a7, t2, s6, a7
-    lw t2, 8(a0)
     fmadd.s t1, t3, s6, t1
-    lw t3, 8(a1)
-    add a5, a5, s2
-    lw s7, 0(a5)
-    lw s8, 4(a5)
     fmadd.s a6, t4, s7, a6
     fmadd.s t0, s4, s7, t0
     fmadd.s a7, t4, s8, a7
-    lw t4, 12(a0)
-    fmadd.s t1, s4, s8, t1
-    lw s4, 12(a1)
-    add a5, a5, s2
-    lw s5, 0(a5)
-    lw s6, 4(a5)
-    fmadd.s a6, t2, s5, a6
-    fmadd.s t0, t3, s5, t0
-    fmadd.s a7, t2, s6, a7
-    fmadd.s t1, t3, s6, t1
-    add a5, a5, s2
-    lw s7, 0(a5)
-    lw s8, 4(a5)
-    fmadd.s a6, t4, s7, a6
-    fmadd.s t0, s4, s7, t0
-    fmadd.s a7, t4, s8, a7
-    fmadd.s t1, s4, s8, t1
-    add a5, a5, s2
-    addi a0, a0, 16
 mmx_2x2_2x2_t0_main_end:
-    addi a1, a1, 16
+    fmadd.s t1, s4, s8, t1
 mmx_2x2_2x2_t0_rest:
     beqz t6, mmx_2x2_2x2_t0_store
     lp.setup x0, t6, mmx_2x2_2x2_t0_rest_end
-    lw t2, 0(a0)
-    lw t3, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 4(a5)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
+    lw s5, -4(a5)
+    p.lw s6, s2(a5!)
     fmadd.s a6, t2, s5, a6
     fmadd.s t0, t3, s5, t0
     fmadd.s a7, t2, s6, a7
-    fmadd.s t1, t3, s6, t1
-    add a5, a5, s2
-    addi a0, a0, 4
 mmx_2x2_2x2_t0_rest_end:
-    addi a1, a1, 4
+    fmadd.s t1, t3, s6, t1
 mmx_2x2_2x2_t0_store:
     mv a0, a4
     sw a6, 0(a0)
@@ -372,7 +360,7 @@ mmx_2x2_2x2_t0_blk_end:
 
 # mmx_2x2_2x1_t0: 2 x 1 blocks, B[K x M]; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_2x1_t0:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -387,34 +375,28 @@ mmx_2x2_2x1_t0:
     lw a7, 0(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
     j mmx_2x2_2x1_t0_loop
 mmx_2x2_2x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_2x2_2x1_t0_loop:
     beqz t5, mmx_2x2_2x1_t0_rest
     lp.setup x0, t5, mmx_2x2_2x1_t0_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a0, a0, 4
 mmx_2x2_2x1_t0_main_end:
-    addi a1, a1, 4
+    fmadd.s a7, t1, t4, a7
 mmx_2x2_2x1_t0_rest:
 mmx_2x2_2x1_t0_store:
     mv a0, a4
@@ -429,7 +411,7 @@ mmx_2x2_2x1_t0_blk_end:
 
 # mmx_2x2_1x2_t0: 1 x 2 blocks, B[K x M]; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 7 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_1x2_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -440,31 +422,27 @@ mmx_2x2_1x2_t0:
     lw a5, 0(a0)
     lw a6, 4(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
     j mmx_2x2_1x2_t0_loop
 mmx_2x2_1x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmul.s a5, a7, t1
     fmul.s a6, a7, t2
-    add a1, a1, s2
-    addi a0, a0, 4
 mmx_2x2_1x2_t0_loop:
     beqz t5, mmx_2x2_1x2_t0_rest
     lp.setup x0, t5, mmx_2x2_1x2_t0_main_end
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmadd.s a5, a7, t1, a5
-    fmadd.s a6, a7, t2, a6
-    add a1, a1, s2
 mmx_2x2_1x2_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a6, a7, t2, a6
 mmx_2x2_1x2_t0_rest:
 mmx_2x2_1x2_t0_store:
     mv a0, a4
@@ -476,7 +454,7 @@ mmx_2x2_1x2_t0_blk_end:
 
 # mmx_2x2_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_2x2_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -486,27 +464,23 @@ mmx_2x2_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_2x2_1x1_t0_loop
 mmx_2x2_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_2x2_1x1_t0_loop:
     beqz t5, mmx_2x2_1x1_t0_rest
     lp.setup x0, t5, mmx_2x2_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_2x2_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_2x2_1x1_t0_rest:
 mmx_2x2_1x1_t0_store:
     mv a0, a4
@@ -517,7 +491,7 @@ mmx_2x2_1x1_t0_blk_end:
 
 # mmx_2x2_2x2_t1: 2 x 2 blocks, B stored M x K; C[i..i+2, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 36 instructions for 16 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 32 instructions for 16 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_2x2_t1:
     addi sp, sp, -32
     sw s4, 0(sp)
@@ -550,45 +524,41 @@ mmx_2x2_2x2_t1_peel:                 # first step: products, no zeroing
     mv a5, a3
     add a6, a5, s1
     add a3, a6, s1
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     fmul.s a7, t3, s6
     fmul.s t1, t4, s6
     fmul.s t0, t3, s7
     fmul.s t2, t4, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_2x2_2x2_t1_loop:
     beqz t5, mmx_2x2_2x2_t1_rest
     lp.setup x0, t5, mmx_2x2_2x2_t1_main_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
-    lw s4, 4(a0)
-    lw s5, 4(a1)
-    lw s8, 4(a5)
-    lw s9, 4(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
+    p.lw s4, 4(a0!)
+    p.lw s5, 4(a1!)
+    p.lw s8, 4(a5!)
+    p.lw s9, 4(a6!)
     fmadd.s a7, t3, s6, a7
     fmadd.s t1, t4, s6, t1
-    lw s6, 8(a5)
+    p.lw s6, 4(a5!)
     fmadd.s t0, t3, s7, t0
-    lw t3, 8(a0)
+    p.lw t3, 4(a0!)
     fmadd.s t2, t4, s7, t2
-    lw t4, 8(a1)
-    lw s7, 8(a6)
+    p.lw t4, 4(a1!)
+    p.lw s7, 4(a6!)
     fmadd.s a7, s4, s8, a7
     fmadd.s t1, s5, s8, t1
-    lw s8, 12(a5)
+    p.lw s8, 4(a5!)
     fmadd.s t0, s4, s9, t0
-    lw s4, 12(a0)
+    p.lw s4, 4(a0!)
     fmadd.s t2, s5, s9, t2
-    lw s5, 12(a1)
-    lw s9, 12(a6)
+    p.lw s5, 4(a1!)
+    p.lw s9, 4(a6!)
     fmadd.s a7, t3, s6, a7
     fmadd.s t1, t4, s6, t1
     fmadd.s t0, t3, s7, t0
@@ -596,28 +566,20 @@ mmx_2x2_2x2_t1_loop:
     fmadd.s a7, s4, s8, a7
     fmadd.s t1, s5, s8, t1
     fmadd.s t0, s4, s9, t0
-    fmadd.s t2, s5, s9, t2
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
 mmx_2x2_2x2_t1_main_end:
-    addi a6, a6, 16
+    fmadd.s t2, s5, s9, t2
 mmx_2x2_2x2_t1_rest:
     beqz t6, mmx_2x2_2x2_t1_store
     lp.setup x0, t6, mmx_2x2_2x2_t1_rest_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     fmadd.s a7, t3, s6, a7
     fmadd.s t1, t4, s6, t1
     fmadd.s t0, t3, s7, t0
-    fmadd.s t2, t4, s7, t2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_2x2_2x2_t1_rest_end:
-    addi a6, a6, 4
+    fmadd.s t2, t4, s7, t2
 mmx_2x2_2x2_t1_store:
     mv a0, a4
     sw a7, 0(a0)
@@ -638,7 +600,7 @@ mmx_2x2_2x2_t1_blk_end:
 
 # mmx_2x2_2x1_t1: 2 x 1 blocks, B stored M x K; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_2x1_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -661,26 +623,20 @@ mmx_2x2_2x1_t1_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     mv a5, a3
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_2x2_2x1_t1_loop:
     beqz t5, mmx_2x2_2x1_t1_rest
     lp.setup x0, t5, mmx_2x2_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a1, a1, 4
 mmx_2x2_2x1_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t1, t4, a7
 mmx_2x2_2x1_t1_rest:
 mmx_2x2_2x1_t1_store:
     mv a0, a4
@@ -695,7 +651,7 @@ mmx_2x2_2x1_t1_blk_end:
 
 # mmx_2x2_1x2_t1: 1 x 2 blocks, B stored M x K; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_2x2_1x2_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -717,26 +673,20 @@ mmx_2x2_1x2_t1_peel:                 # first step: products, no zeroing
     mv a1, a3
     add a5, a1, s1
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmul.s a6, t0, t2
     fmul.s a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_2x2_1x2_t1_loop:
     beqz t5, mmx_2x2_1x2_t1_rest
     lp.setup x0, t5, mmx_2x2_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmadd.s a6, t0, t2, a6
-    fmadd.s a7, t0, t3, a7
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_2x2_1x2_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t0, t3, a7
 mmx_2x2_1x2_t1_rest:
 mmx_2x2_1x2_t1_store:
     mv a0, a4
@@ -750,7 +700,7 @@ mmx_2x2_1x2_t1_blk_end:
 
 # mmx_2x2_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_2x2_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -767,20 +717,16 @@ mmx_2x2_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_2x2_1x1_t1_loop:
     beqz t5, mmx_2x2_1x1_t1_rest
     lp.setup x0, t5, mmx_2x2_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_2x2_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_2x2_1x1_t1_rest:
 mmx_2x2_1x1_t1_store:
     mv a0, a4

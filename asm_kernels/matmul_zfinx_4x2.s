@@ -302,7 +302,7 @@ mmx_4x2_done:
 
 # mmx_4x2_4x2_t0: 4 x 2 blocks, B[K x M]; C[i..i+4, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 64 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 56 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_4x2_4x2_t0:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -337,7 +337,7 @@ mmx_4x2_4x2_t0:
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 4
     addi a3, a3, 8
     j mmx_4x2_4x2_t0_loop
 mmx_4x2_4x2_t0_peel:                 # first step: products, no zeroing
@@ -345,118 +345,100 @@ mmx_4x2_4x2_t0_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 4
     addi a3, a3, 8
-    lw s7, 0(a7)
-    lw s8, 4(a7)
-    lw s9, 0(a0)
-    lw s10, 0(a1)
-    lw s11, 0(a5)
-    lw ra, 0(a6)
-    fmul.s t0, s9, s7
-    fmul.s t1, s9, s8
-    fmul.s t2, s10, s7
-    fmul.s t3, s10, s8
-    fmul.s t4, s11, s7
-    fmul.s s4, s11, s8
-    fmul.s s5, ra, s7
-    fmul.s s6, ra, s8
-    add a7, a7, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
+    lw s7, -4(a7)
+    p.lw s8, s2(a7!)
+    p.lw s11, 4(a0!)
+    p.lw ra, 4(a1!)
+    p.lw s0, 4(a5!)
+    fmul.s t0, s11, s7
+    fmul.s t1, s11, s8
+    p.lw s11, 4(a6!)
+    fmul.s t2, ra, s7
+    fmul.s t3, ra, s8
+    fmul.s t4, s0, s7
+    fmul.s s4, s0, s8
+    fmul.s s5, s11, s7
+    fmul.s s6, s11, s8
 mmx_4x2_4x2_t0_loop:
     beqz t5, mmx_4x2_4x2_t0_rest
     lp.setup x0, t5, mmx_4x2_4x2_t0_main_end
-    lw s7, 0(a7)
-    lw s8, 4(a7)
-    lw s9, 0(a0)
-    lw s10, 0(a1)
-    lw s11, 0(a5)
-    lw ra, 0(a6)
-    lw s0, 4(a0)
-    fmadd.s t0, s9, s7, t0
-    fmadd.s t1, s9, s8, t1
-    lw s9, 4(a1)
-    fmadd.s t2, s10, s7, t2
-    fmadd.s t3, s10, s8, t3
-    lw s10, 4(a5)
-    fmadd.s t4, s11, s7, t4
-    fmadd.s s4, s11, s8, s4
-    lw s11, 4(a6)
-    fmadd.s s5, ra, s7, s5
-    fmadd.s s6, ra, s8, s6
-    lw ra, 8(a0)
-    add a7, a7, s2
-    lw s7, 0(a7)
-    lw s8, 4(a7)
-    fmadd.s t0, s0, s7, t0
-    fmadd.s t1, s0, s8, t1
-    lw s0, 8(a1)
-    fmadd.s t2, s9, s7, t2
-    fmadd.s t3, s9, s8, t3
-    lw s9, 8(a5)
-    fmadd.s t4, s10, s7, t4
-    fmadd.s s4, s10, s8, s4
-    lw s10, 8(a6)
-    fmadd.s s5, s11, s7, s5
-    fmadd.s s6, s11, s8, s6
-    lw s11, 12(a0)
-    add a7, a7, s2
-    lw s7, 0(a7)
-    lw s8, 4(a7)
-    fmadd.s t0, ra, s7, t0
-    fmadd.s t1, ra, s8, t1
-    lw ra, 12(a1)
-    fmadd.s t2, s0, s7, t2
-    fmadd.s t3, s0, s8, t3
-    lw s0, 12(a5)
-    fmadd.s t4, s9, s7, t4
-    fmadd.s s4, s9, s8, s4
-    lw s9, 12(a6)
-    fmadd.s s5, s10, s7, s5
-    fmadd.s s6, s10, s8, s6
-    add a7, a7, s2
-    lw s7, 0(a7)
-    lw s8, 4(a7)
+    lw s7, -4(a7)
+    p.lw s8, s2(a7!)
+    p.lw s11, 4(a0!)
+    p.lw ra, 4(a1!)
+    p.lw s0, 4(a5!)
+    lw s9, -4(a7)
+    p.lw s10, s2(a7!)
     fmadd.s t0, s11, s7, t0
     fmadd.s t1, s11, s8, t1
+    p.lw s11, 4(a6!)
+    fmadd.s t2, ra, s7, t2
+    fmadd.s t3, ra, s8, t3
+    p.lw ra, 4(a0!)
+    fmadd.s t4, s0, s7, t4
+    fmadd.s s4, s0, s8, s4
+    p.lw s0, 4(a1!)
+    fmadd.s s5, s11, s7, s5
+    lw s7, -4(a7)
+    fmadd.s s6, s11, s8, s6
+    p.lw s11, 4(a5!)
+    p.lw s8, s2(a7!)
+    fmadd.s t0, ra, s9, t0
+    fmadd.s t1, ra, s10, t1
+    p.lw ra, 4(a6!)
+    fmadd.s t2, s0, s9, t2
+    fmadd.s t3, s0, s10, t3
+    p.lw s0, 4(a0!)
+    fmadd.s t4, s11, s9, t4
+    fmadd.s s4, s11, s10, s4
+    p.lw s11, 4(a1!)
+    fmadd.s s5, ra, s9, s5
+    lw s9, -4(a7)
+    fmadd.s s6, ra, s10, s6
+    p.lw ra, 4(a5!)
+    p.lw s10, s2(a7!)
+    fmadd.s t0, s0, s7, t0
+    fmadd.s t1, s0, s8, t1
+    p.lw s0, 4(a6!)
+    fmadd.s t2, s11, s7, t2
+    fmadd.s t3, s11, s8, t3
+    p.lw s11, 4(a0!)
+    fmadd.s t4, ra, s7, t4
+    fmadd.s s4, ra, s8, s4
+    p.lw ra, 4(a1!)
+    fmadd.s s5, s0, s7, s5
+    fmadd.s s6, s0, s8, s6
+    p.lw s0, 4(a5!)
+    fmadd.s t0, s11, s9, t0
+    fmadd.s t1, s11, s10, t1
+    p.lw s11, 4(a6!)
+    fmadd.s t2, ra, s9, t2
+    fmadd.s t3, ra, s10, t3
+    fmadd.s t4, s0, s9, t4
+    fmadd.s s4, s0, s10, s4
+    fmadd.s s5, s11, s9, s5
+mmx_4x2_4x2_t0_main_end:
+    fmadd.s s6, s11, s10, s6
+mmx_4x2_4x2_t0_rest:
+    beqz t6, mmx_4x2_4x2_t0_store
+    lp.setup x0, t6, mmx_4x2_4x2_t0_rest_end
+    lw s7, -4(a7)
+    p.lw s8, s2(a7!)
+    p.lw s11, 4(a0!)
+    p.lw ra, 4(a1!)
+    p.lw s0, 4(a5!)
+    fmadd.s t0, s11, s7, t0
+    fmadd.s t1, s11, s8, t1
+    p.lw s11, 4(a6!)
     fmadd.s t2, ra, s7, t2
     fmadd.s t3, ra, s8, t3
     fmadd.s t4, s0, s7, t4
     fmadd.s s4, s0, s8, s4
-    fmadd.s s5, s9, s7, s5
-    fmadd.s s6, s9, s8, s6
-    add a7, a7, s2
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-mmx_4x2_4x2_t0_main_end:
-    addi a6, a6, 16
-mmx_4x2_4x2_t0_rest:
-    beqz t6, mmx_4x2_4x2_t0_store
-    lp.setup x0, t6, mmx_4x2_4x2_t0_rest_end
-    lw s7, 0(a7)
-    lw s8, 4(a7)
-    lw s9, 0(a0)
-    lw s10, 0(a1)
-    lw s11, 0(a5)
-    lw ra, 0(a6)
-    fmadd.s t0, s9, s7, t0
-    fmadd.s t1, s9, s8, t1
-    fmadd.s t2, s10, s7, t2
-    fmadd.s t3, s10, s8, t3
-    fmadd.s t4, s11, s7, t4
-    fmadd.s s4, s11, s8, s4
-    fmadd.s s5, ra, s7, s5
-    fmadd.s s6, ra, s8, s6
-    add a7, a7, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
+    fmadd.s s5, s11, s7, s5
 mmx_4x2_4x2_t0_rest_end:
-    addi a6, a6, 4
+    fmadd.s s6, s11, s8, s6
 mmx_4x2_4x2_t0_store:
     mv a0, a4
     sw t0, 0(a0)
@@ -487,7 +469,7 @@ mmx_4x2_4x2_t0_blk_end:
 
 # mmx_4x2_4x1_t0: 4 x 1 blocks, B[K x M]; C[i..i+4, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 14 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 9 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_4x1_t0:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -516,7 +498,7 @@ mmx_4x2_4x1_t0:
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 0
     addi a3, a3, 4
     j mmx_4x2_4x1_t0_loop
 mmx_4x2_4x1_t0_peel:                 # first step: products, no zeroing
@@ -524,40 +506,30 @@ mmx_4x2_4x1_t0_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 0
     addi a3, a3, 4
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    add a7, a7, s2
+    p.lw s11, s2(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmul.s t0, t4, s11
     fmul.s t1, s4, s11
     fmul.s t2, s5, s11
     fmul.s t3, s6, s11
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_4x2_4x1_t0_loop:
     beqz t5, mmx_4x2_4x1_t0_rest
     lp.setup x0, t5, mmx_4x2_4x1_t0_main_end
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    add a7, a7, s2
+    p.lw s11, s2(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmadd.s t0, t4, s11, t0
     fmadd.s t1, s4, s11, t1
     fmadd.s t2, s5, s11, t2
-    fmadd.s t3, s6, s11, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_4x2_4x1_t0_main_end:
-    addi a6, a6, 4
+    fmadd.s t3, s6, s11, t3
 mmx_4x2_4x1_t0_rest:
 mmx_4x2_4x1_t0_store:
     mv a0, a4
@@ -584,7 +556,7 @@ mmx_4x2_4x1_t0_blk_end:
 
 # mmx_4x2_2x2_t0: 2 x 2 blocks, B[K x M]; C[i..i+2, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 11 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_2x2_t0:
     addi sp, sp, -32
     sw s4, 0(sp)
@@ -605,40 +577,34 @@ mmx_4x2_2x2_t0:
     lw t1, 4(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 4
     addi a3, a3, 8
     j mmx_4x2_2x2_t0_loop
 mmx_4x2_2x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 4
     addi a3, a3, 8
-    lw t2, 0(a0)
-    lw t3, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 4(a5)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
+    lw s5, -4(a5)
+    p.lw s6, s2(a5!)
     fmul.s a6, t2, s5
     fmul.s t0, t3, s5
     fmul.s a7, t2, s6
     fmul.s t1, t3, s6
-    add a5, a5, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_4x2_2x2_t0_loop:
     beqz t5, mmx_4x2_2x2_t0_rest
     lp.setup x0, t5, mmx_4x2_2x2_t0_main_end
-    lw t2, 0(a0)
-    lw t3, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 4(a5)
+    p.lw t2, 4(a0!)
+    p.lw t3, 4(a1!)
+    lw s5, -4(a5)
+    p.lw s6, s2(a5!)
     fmadd.s a6, t2, s5, a6
     fmadd.s t0, t3, s5, t0
     fmadd.s a7, t2, s6, a7
-    fmadd.s t1, t3, s6, t1
-    add a5, a5, s2
-    addi a0, a0, 4
 mmx_4x2_2x2_t0_main_end:
-    addi a1, a1, 4
+    fmadd.s t1, t3, s6, t1
 mmx_4x2_2x2_t0_rest:
 mmx_4x2_2x2_t0_store:
     mv a0, a4
@@ -659,7 +625,7 @@ mmx_4x2_2x2_t0_blk_end:
 
 # mmx_4x2_2x1_t0: 2 x 1 blocks, B[K x M]; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_2x1_t0:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -674,34 +640,28 @@ mmx_4x2_2x1_t0:
     lw a7, 0(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
     j mmx_4x2_2x1_t0_loop
 mmx_4x2_2x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_4x2_2x1_t0_loop:
     beqz t5, mmx_4x2_2x1_t0_rest
     lp.setup x0, t5, mmx_4x2_2x1_t0_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a0, a0, 4
 mmx_4x2_2x1_t0_main_end:
-    addi a1, a1, 4
+    fmadd.s a7, t1, t4, a7
 mmx_4x2_2x1_t0_rest:
 mmx_4x2_2x1_t0_store:
     mv a0, a4
@@ -716,7 +676,7 @@ mmx_4x2_2x1_t0_blk_end:
 
 # mmx_4x2_1x2_t0: 1 x 2 blocks, B[K x M]; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 7 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_1x2_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -727,31 +687,27 @@ mmx_4x2_1x2_t0:
     lw a5, 0(a0)
     lw a6, 4(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
     j mmx_4x2_1x2_t0_loop
 mmx_4x2_1x2_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 4
     addi a3, a3, 8
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmul.s a5, a7, t1
     fmul.s a6, a7, t2
-    add a1, a1, s2
-    addi a0, a0, 4
 mmx_4x2_1x2_t0_loop:
     beqz t5, mmx_4x2_1x2_t0_rest
     lp.setup x0, t5, mmx_4x2_1x2_t0_main_end
-    lw a7, 0(a0)
-    lw t1, 0(a1)
-    lw t2, 4(a1)
+    p.lw a7, 4(a0!)
+    lw t1, -4(a1)
+    p.lw t2, s2(a1!)
     fmadd.s a5, a7, t1, a5
-    fmadd.s a6, a7, t2, a6
-    add a1, a1, s2
 mmx_4x2_1x2_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a6, a7, t2, a6
 mmx_4x2_1x2_t0_rest:
 mmx_4x2_1x2_t0_store:
     mv a0, a4
@@ -763,7 +719,7 @@ mmx_4x2_1x2_t0_blk_end:
 
 # mmx_4x2_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_4x2_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -773,27 +729,23 @@ mmx_4x2_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_4x2_1x1_t0_loop
 mmx_4x2_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_4x2_1x1_t0_loop:
     beqz t5, mmx_4x2_1x1_t0_rest
     lp.setup x0, t5, mmx_4x2_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_4x2_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_4x2_1x1_t0_rest:
 mmx_4x2_1x1_t0_store:
     mv a0, a4
@@ -804,7 +756,7 @@ mmx_4x2_1x1_t0_blk_end:
 
 # mmx_4x2_4x2_t1: 4 x 2 blocks, B stored M x K; C[i..i+4, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 62 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 56 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_4x2_4x2_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -851,12 +803,12 @@ mmx_4x2_4x2_t1_peel:                 # first step: products, no zeroing
     mv a7, a3
     add t0, a7, s1
     add a3, t0, s1
-    lw s8, 0(a7)
-    lw s9, 0(t0)
-    lw s10, 0(a0)
-    lw s11, 0(a1)
-    lw ra, 0(a5)
-    lw s0, 0(a6)
+    p.lw s8, 4(a7!)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a0!)
+    p.lw s11, 4(a1!)
+    p.lw ra, 4(a5!)
+    p.lw s0, 4(a6!)
     fmul.s t1, s10, s8
     fmul.s t2, s10, s9
     fmul.s t3, s11, s8
@@ -865,63 +817,57 @@ mmx_4x2_4x2_t1_peel:                 # first step: products, no zeroing
     fmul.s s5, ra, s9
     fmul.s s6, s0, s8
     fmul.s s7, s0, s9
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
 mmx_4x2_4x2_t1_loop:
     beqz t5, mmx_4x2_4x2_t1_rest
     lp.setup x0, t5, mmx_4x2_4x2_t1_main_end
-    lw s8, 0(a7)
-    lw s9, 0(t0)
-    lw s10, 0(a0)
-    lw s11, 0(a1)
-    lw ra, 0(a5)
-    lw s0, 0(a6)
+    p.lw s8, 4(a7!)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a0!)
+    p.lw s11, 4(a1!)
+    p.lw ra, 4(a5!)
+    p.lw s0, 4(a6!)
     fmadd.s t1, s10, s8, t1
     fmadd.s t2, s10, s9, t2
-    lw s10, 4(a0)
+    p.lw s10, 4(a0!)
     fmadd.s t3, s11, s8, t3
     fmadd.s t4, s11, s9, t4
-    lw s11, 4(a1)
+    p.lw s11, 4(a1!)
     fmadd.s s4, ra, s8, s4
     fmadd.s s5, ra, s9, s5
-    lw ra, 4(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s6, s0, s8, s6
-    lw s8, 4(a7)
+    p.lw s8, 4(a7!)
     fmadd.s s7, s0, s9, s7
-    lw s9, 4(t0)
-    lw s0, 4(a6)
+    p.lw s9, 4(t0!)
+    p.lw s0, 4(a6!)
     fmadd.s t1, s10, s8, t1
     fmadd.s t2, s10, s9, t2
-    lw s10, 8(a0)
+    p.lw s10, 4(a0!)
     fmadd.s t3, s11, s8, t3
     fmadd.s t4, s11, s9, t4
-    lw s11, 8(a1)
+    p.lw s11, 4(a1!)
     fmadd.s s4, ra, s8, s4
     fmadd.s s5, ra, s9, s5
-    lw ra, 8(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s6, s0, s8, s6
-    lw s8, 8(a7)
+    p.lw s8, 4(a7!)
     fmadd.s s7, s0, s9, s7
-    lw s9, 8(t0)
-    lw s0, 8(a6)
+    p.lw s9, 4(t0!)
+    p.lw s0, 4(a6!)
     fmadd.s t1, s10, s8, t1
     fmadd.s t2, s10, s9, t2
-    lw s10, 12(a0)
+    p.lw s10, 4(a0!)
     fmadd.s t3, s11, s8, t3
     fmadd.s t4, s11, s9, t4
-    lw s11, 12(a1)
+    p.lw s11, 4(a1!)
     fmadd.s s4, ra, s8, s4
     fmadd.s s5, ra, s9, s5
-    lw ra, 12(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s6, s0, s8, s6
-    lw s8, 12(a7)
+    p.lw s8, 4(a7!)
     fmadd.s s7, s0, s9, s7
-    lw s9, 12(t0)
-    lw s0, 12(a6)
+    p.lw s9, 4(t0!)
+    p.lw s0, 4(a6!)
     fmadd.s t1, s10, s8, t1
     fmadd.s t2, s10, s9, t2
     fmadd.s t3, s11, s8, t3
@@ -929,23 +875,17 @@ mmx_4x2_4x2_t1_loop:
     fmadd.s s4, ra, s8, s4
     fmadd.s s5, ra, s9, s5
     fmadd.s s6, s0, s8, s6
-    fmadd.s s7, s0, s9, s7
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
 mmx_4x2_4x2_t1_main_end:
-    addi t0, t0, 16
+    fmadd.s s7, s0, s9, s7
 mmx_4x2_4x2_t1_rest:
     beqz t6, mmx_4x2_4x2_t1_store
     lp.setup x0, t6, mmx_4x2_4x2_t1_rest_end
-    lw s8, 0(a7)
-    lw s9, 0(t0)
-    lw s10, 0(a0)
-    lw s11, 0(a1)
-    lw ra, 0(a5)
-    lw s0, 0(a6)
+    p.lw s8, 4(a7!)
+    p.lw s9, 4(t0!)
+    p.lw s10, 4(a0!)
+    p.lw s11, 4(a1!)
+    p.lw ra, 4(a5!)
+    p.lw s0, 4(a6!)
     fmadd.s t1, s10, s8, t1
     fmadd.s t2, s10, s9, t2
     fmadd.s t3, s11, s8, t3
@@ -953,14 +893,8 @@ mmx_4x2_4x2_t1_rest:
     fmadd.s s4, ra, s8, s4
     fmadd.s s5, ra, s9, s5
     fmadd.s s6, s0, s8, s6
-    fmadd.s s7, s0, s9, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmx_4x2_4x2_t1_rest_end:
-    addi t0, t0, 4
+    fmadd.s s7, s0, s9, s7
 mmx_4x2_4x2_t1_store:
     mv a0, a4
     sw t1, 0(a0)
@@ -991,7 +925,7 @@ mmx_4x2_4x2_t1_blk_end:
 
 # mmx_4x2_4x1_t1: 4 x 1 blocks, B stored M x K; C[i..i+4, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 14 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 9 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_4x1_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -1030,38 +964,28 @@ mmx_4x2_4x1_t1_peel:                 # first step: products, no zeroing
     add a6, a5, s1
     mv a7, a3
     add a3, a7, s1
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    addi a0, a0, 4
+    p.lw s11, 4(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmul.s t0, t4, s11
     fmul.s t1, s4, s11
     fmul.s t2, s5, s11
     fmul.s t3, s6, s11
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmx_4x2_4x1_t1_loop:
     beqz t5, mmx_4x2_4x1_t1_rest
     lp.setup x0, t5, mmx_4x2_4x1_t1_main_end
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    addi a0, a0, 4
+    p.lw s11, 4(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmadd.s t0, t4, s11, t0
     fmadd.s t1, s4, s11, t1
     fmadd.s t2, s5, s11, t2
-    fmadd.s t3, s6, s11, t3
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_4x2_4x1_t1_main_end:
-    addi a7, a7, 4
+    fmadd.s t3, s6, s11, t3
 mmx_4x2_4x1_t1_rest:
 mmx_4x2_4x1_t1_store:
     mv a0, a4
@@ -1088,7 +1012,7 @@ mmx_4x2_4x1_t1_blk_end:
 
 # mmx_4x2_2x2_t1: 2 x 2 blocks, B stored M x K; C[i..i+2, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 12 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_2x2_t1:
     addi sp, sp, -32
     sw s4, 0(sp)
@@ -1120,34 +1044,26 @@ mmx_4x2_2x2_t1_peel:                 # first step: products, no zeroing
     mv a5, a3
     add a6, a5, s1
     add a3, a6, s1
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     fmul.s a7, t3, s6
     fmul.s t1, t4, s6
     fmul.s t0, t3, s7
     fmul.s t2, t4, s7
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_4x2_2x2_t1_loop:
     beqz t5, mmx_4x2_2x2_t1_rest
     lp.setup x0, t5, mmx_4x2_2x2_t1_main_end
-    lw t3, 0(a0)
-    lw t4, 0(a1)
-    lw s6, 0(a5)
-    lw s7, 0(a6)
+    p.lw t3, 4(a0!)
+    p.lw t4, 4(a1!)
+    p.lw s6, 4(a5!)
+    p.lw s7, 4(a6!)
     fmadd.s a7, t3, s6, a7
     fmadd.s t1, t4, s6, t1
     fmadd.s t0, t3, s7, t0
-    fmadd.s t2, t4, s7, t2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_4x2_2x2_t1_main_end:
-    addi a6, a6, 4
+    fmadd.s t2, t4, s7, t2
 mmx_4x2_2x2_t1_rest:
 mmx_4x2_2x2_t1_store:
     mv a0, a4
@@ -1169,7 +1085,7 @@ mmx_4x2_2x2_t1_blk_end:
 
 # mmx_4x2_2x1_t1: 2 x 1 blocks, B stored M x K; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_2x1_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -1192,26 +1108,20 @@ mmx_4x2_2x1_t1_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     mv a5, a3
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_4x2_2x1_t1_loop:
     beqz t5, mmx_4x2_2x1_t1_rest
     lp.setup x0, t5, mmx_4x2_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a1, a1, 4
 mmx_4x2_2x1_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t1, t4, a7
 mmx_4x2_2x1_t1_rest:
 mmx_4x2_2x1_t1_store:
     mv a0, a4
@@ -1226,7 +1136,7 @@ mmx_4x2_2x1_t1_blk_end:
 
 # mmx_4x2_1x2_t1: 1 x 2 blocks, B stored M x K; C[i..i+1, j..j+2*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_4x2_1x2_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -1248,26 +1158,20 @@ mmx_4x2_1x2_t1_peel:                 # first step: products, no zeroing
     mv a1, a3
     add a5, a1, s1
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmul.s a6, t0, t2
     fmul.s a7, t0, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_4x2_1x2_t1_loop:
     beqz t5, mmx_4x2_1x2_t1_rest
     lp.setup x0, t5, mmx_4x2_1x2_t1_main_end
-    lw t0, 0(a0)
-    lw t2, 0(a1)
-    lw t3, 0(a5)
+    p.lw t0, 4(a0!)
+    p.lw t2, 4(a1!)
+    p.lw t3, 4(a5!)
     fmadd.s a6, t0, t2, a6
-    fmadd.s a7, t0, t3, a7
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_4x2_1x2_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t0, t3, a7
 mmx_4x2_1x2_t1_rest:
 mmx_4x2_1x2_t1_store:
     mv a0, a4
@@ -1281,7 +1185,7 @@ mmx_4x2_1x2_t1_blk_end:
 
 # mmx_4x2_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_4x2_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -1298,20 +1202,16 @@ mmx_4x2_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_4x2_1x1_t1_loop:
     beqz t5, mmx_4x2_1x1_t1_rest
     lp.setup x0, t5, mmx_4x2_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_4x2_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_4x2_1x1_t1_rest:
 mmx_4x2_1x1_t1_store:
     mv a0, a4

@@ -300,7 +300,7 @@ mmx_8x1_done:
 
 # mmx_8x1_8x1_t0: 8 x 1 blocks, B[K x M]; C[i..i+8, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 80 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 68 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_8x1_8x1_t0:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -343,7 +343,7 @@ mmx_8x1_8x1_t0:
     add t0, a7, s1
     add t1, t0, s1
     add t2, t1, s1
-    mv t3, a3
+    addi t3, a3, 0
     addi a3, a3, 4
     j mmx_8x1_8x1_t0_loop
 mmx_8x1_8x1_t0_peel:                 # first step: products, no zeroing
@@ -355,148 +355,118 @@ mmx_8x1_8x1_t0_peel:                 # first step: products, no zeroing
     add t0, a7, s1
     add t1, t0, s1
     add t2, t1, s1
-    mv t3, a3
+    addi t3, a3, 0
     addi a3, a3, 4
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, s2(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmul.s t4, ra, s11
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmul.s s4, s0, s11
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmul.s s5, ra, s11
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmul.s s6, s0, s11
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmul.s s7, ra, s11
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmul.s s8, s0, s11
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmul.s s9, ra, s11
     fmul.s s10, s0, s11
-    add t3, t3, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
-    addi t2, t2, 4
 mmx_8x1_8x1_t0_loop:
     beqz t5, mmx_8x1_8x1_t0_rest
     lp.setup x0, t5, mmx_8x1_8x1_t0_main_end
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, s2(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 4(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s0, 4(a1)
-    add t3, t3, s2
-    lw s11, 0(t3)
-    add t3, t3, s2
+    p.lw s11, s2(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 4(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 4(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 4(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 4(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 4(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 4(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 8(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s11, 0(t3)
-    lw s0, 8(a1)
+    p.lw s11, s2(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 8(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 8(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 8(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 8(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 8(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 8(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 12(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s0, 12(a1)
-    add t3, t3, s2
-    lw s11, 0(t3)
-    add t3, t3, s2
+    p.lw s11, s2(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 12(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 12(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 12(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 12(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 12(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 12(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    fmadd.s s10, s0, s11, s10
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
-    addi t0, t0, 16
-    addi t1, t1, 16
 mmx_8x1_8x1_t0_main_end:
-    addi t2, t2, 16
+    fmadd.s s10, s0, s11, s10
 mmx_8x1_8x1_t0_rest:
     beqz t6, mmx_8x1_8x1_t0_store
     lp.setup x0, t6, mmx_8x1_8x1_t0_rest_end
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, s2(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    fmadd.s s10, s0, s11, s10
-    add t3, t3, s2
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
 mmx_8x1_8x1_t0_rest_end:
-    addi t2, t2, 4
+    fmadd.s s10, s0, s11, s10
 mmx_8x1_8x1_t0_store:
     mv a0, a4
     sw t4, 0(a0)
@@ -531,7 +501,7 @@ mmx_8x1_8x1_t0_blk_end:
 
 # mmx_8x1_4x1_t0: 4 x 1 blocks, B[K x M]; C[i..i+4, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 14 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 9 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_8x1_4x1_t0:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -560,7 +530,7 @@ mmx_8x1_4x1_t0:
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 0
     addi a3, a3, 4
     j mmx_8x1_4x1_t0_loop
 mmx_8x1_4x1_t0_peel:                 # first step: products, no zeroing
@@ -568,40 +538,30 @@ mmx_8x1_4x1_t0_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     add a5, a1, s1
     add a6, a5, s1
-    mv a7, a3
+    addi a7, a3, 0
     addi a3, a3, 4
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    add a7, a7, s2
+    p.lw s11, s2(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmul.s t0, t4, s11
     fmul.s t1, s4, s11
     fmul.s t2, s5, s11
     fmul.s t3, s6, s11
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_8x1_4x1_t0_loop:
     beqz t5, mmx_8x1_4x1_t0_rest
     lp.setup x0, t5, mmx_8x1_4x1_t0_main_end
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    add a7, a7, s2
+    p.lw s11, s2(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmadd.s t0, t4, s11, t0
     fmadd.s t1, s4, s11, t1
     fmadd.s t2, s5, s11, t2
-    fmadd.s t3, s6, s11, t3
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_8x1_4x1_t0_main_end:
-    addi a6, a6, 4
+    fmadd.s t3, s6, s11, t3
 mmx_8x1_4x1_t0_rest:
 mmx_8x1_4x1_t0_store:
     mv a0, a4
@@ -628,7 +588,7 @@ mmx_8x1_4x1_t0_blk_end:
 
 # mmx_8x1_2x1_t0: 2 x 1 blocks, B[K x M]; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_8x1_2x1_t0:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -643,34 +603,28 @@ mmx_8x1_2x1_t0:
     lw a7, 0(a0)
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
     j mmx_8x1_2x1_t0_loop
 mmx_8x1_2x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
     add a1, a0, s1
-    mv a5, a3
+    addi a5, a3, 0
     addi a3, a3, 4
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a0, a0, 4
-    addi a1, a1, 4
 mmx_8x1_2x1_t0_loop:
     beqz t5, mmx_8x1_2x1_t0_rest
     lp.setup x0, t5, mmx_8x1_2x1_t0_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    add a5, a5, s2
+    p.lw t4, s2(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a0, a0, 4
 mmx_8x1_2x1_t0_main_end:
-    addi a1, a1, 4
+    fmadd.s a7, t1, t4, a7
 mmx_8x1_2x1_t0_rest:
 mmx_8x1_2x1_t0_store:
     mv a0, a4
@@ -685,7 +639,7 @@ mmx_8x1_2x1_t0_blk_end:
 
 # mmx_8x1_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_8x1_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -695,27 +649,23 @@ mmx_8x1_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_8x1_1x1_t0_loop
 mmx_8x1_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_8x1_1x1_t0_loop:
     beqz t5, mmx_8x1_1x1_t0_rest
     lp.setup x0, t5, mmx_8x1_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_8x1_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_8x1_1x1_t0_rest:
 mmx_8x1_1x1_t0_store:
     mv a0, a4
@@ -726,7 +676,7 @@ mmx_8x1_1x1_t0_blk_end:
 
 # mmx_8x1_8x1_t1: 8 x 1 blocks, B stored M x K; C[i..i+8, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 77 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 68 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_8x1_8x1_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -783,143 +733,116 @@ mmx_8x1_8x1_t1_peel:                 # first step: products, no zeroing
     add t2, t1, s1
     mv t3, a3
     add a3, t3, s1
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, 4(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmul.s t4, ra, s11
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmul.s s4, s0, s11
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmul.s s5, ra, s11
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmul.s s6, s0, s11
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmul.s s7, ra, s11
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmul.s s8, s0, s11
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmul.s s9, ra, s11
     fmul.s s10, s0, s11
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
-    addi t2, t2, 4
-    addi t3, t3, 4
 mmx_8x1_8x1_t1_loop:
     beqz t5, mmx_8x1_8x1_t1_rest
     lp.setup x0, t5, mmx_8x1_8x1_t1_main_end
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, 4(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 4(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s11, 4(t3)
-    lw s0, 4(a1)
+    p.lw s11, 4(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 4(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 4(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 4(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 4(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 4(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 4(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 8(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s11, 8(t3)
-    lw s0, 8(a1)
+    p.lw s11, 4(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 8(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 8(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 8(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 8(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 8(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 8(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    lw ra, 12(a0)
+    p.lw ra, 4(a0!)
     fmadd.s s10, s0, s11, s10
-    lw s11, 12(t3)
-    lw s0, 12(a1)
+    p.lw s11, 4(t3!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 12(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 12(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 12(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 12(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 12(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 12(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    fmadd.s s10, s0, s11, s10
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
-    addi t0, t0, 16
-    addi t1, t1, 16
-    addi t2, t2, 16
 mmx_8x1_8x1_t1_main_end:
-    addi t3, t3, 16
+    fmadd.s s10, s0, s11, s10
 mmx_8x1_8x1_t1_rest:
     beqz t6, mmx_8x1_8x1_t1_store
     lp.setup x0, t6, mmx_8x1_8x1_t1_rest_end
-    lw s11, 0(t3)
-    lw ra, 0(a0)
-    lw s0, 0(a1)
+    p.lw s11, 4(t3!)
+    p.lw ra, 4(a0!)
+    p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
-    lw ra, 0(a5)
+    p.lw ra, 4(a5!)
     fmadd.s s4, s0, s11, s4
-    lw s0, 0(a6)
+    p.lw s0, 4(a6!)
     fmadd.s s5, ra, s11, s5
-    lw ra, 0(a7)
+    p.lw ra, 4(a7!)
     fmadd.s s6, s0, s11, s6
-    lw s0, 0(t0)
+    p.lw s0, 4(t0!)
     fmadd.s s7, ra, s11, s7
-    lw ra, 0(t1)
+    p.lw ra, 4(t1!)
     fmadd.s s8, s0, s11, s8
-    lw s0, 0(t2)
+    p.lw s0, 4(t2!)
     fmadd.s s9, ra, s11, s9
-    fmadd.s s10, s0, s11, s10
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
-    addi t2, t2, 4
 mmx_8x1_8x1_t1_rest_end:
-    addi t3, t3, 4
+    fmadd.s s10, s0, s11, s10
 mmx_8x1_8x1_t1_store:
     mv a0, a4
     sw t4, 0(a0)
@@ -954,7 +877,7 @@ mmx_8x1_8x1_t1_blk_end:
 
 # mmx_8x1_4x1_t1: 4 x 1 blocks, B stored M x K; C[i..i+4, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 14 instructions for 4 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 9 instructions for 4 MACs (double operand registers, 0 load-use stalls).
 mmx_8x1_4x1_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -993,38 +916,28 @@ mmx_8x1_4x1_t1_peel:                 # first step: products, no zeroing
     add a6, a5, s1
     mv a7, a3
     add a3, a7, s1
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    addi a0, a0, 4
+    p.lw s11, 4(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmul.s t0, t4, s11
     fmul.s t1, s4, s11
     fmul.s t2, s5, s11
     fmul.s t3, s6, s11
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
 mmx_8x1_4x1_t1_loop:
     beqz t5, mmx_8x1_4x1_t1_rest
     lp.setup x0, t5, mmx_8x1_4x1_t1_main_end
-    lw t4, 0(a0)
-    lw s4, 0(a1)
-    lw s5, 0(a5)
-    lw s6, 0(a6)
-    lw s11, 0(a7)
-    addi a0, a0, 4
+    p.lw s11, 4(a7!)
+    p.lw t4, 4(a0!)
+    p.lw s4, 4(a1!)
+    p.lw s5, 4(a5!)
+    p.lw s6, 4(a6!)
     fmadd.s t0, t4, s11, t0
     fmadd.s t1, s4, s11, t1
     fmadd.s t2, s5, s11, t2
-    fmadd.s t3, s6, s11, t3
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
 mmx_8x1_4x1_t1_main_end:
-    addi a7, a7, 4
+    fmadd.s t3, s6, s11, t3
 mmx_8x1_4x1_t1_rest:
 mmx_8x1_4x1_t1_store:
     mv a0, a4
@@ -1051,7 +964,7 @@ mmx_8x1_4x1_t1_blk_end:
 
 # mmx_8x1_2x1_t1: 2 x 1 blocks, B stored M x K; C[i..i+2, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 8 instructions for 2 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 2 MACs (double operand registers, 0 load-use stalls).
 mmx_8x1_2x1_t1:
     addi sp, sp, -16
     sw s4, 0(sp)
@@ -1074,26 +987,20 @@ mmx_8x1_2x1_t1_peel:                 # first step: products, no zeroing
     add a1, a0, s1
     mv a5, a3
     add a3, a5, s1
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmul.s a6, t0, t4
     fmul.s a7, t1, t4
-    addi a1, a1, 4
-    addi a5, a5, 4
 mmx_8x1_2x1_t1_loop:
     beqz t5, mmx_8x1_2x1_t1_rest
     lp.setup x0, t5, mmx_8x1_2x1_t1_main_end
-    lw t0, 0(a0)
-    lw t1, 0(a1)
-    lw t4, 0(a5)
-    addi a0, a0, 4
+    p.lw t4, 4(a5!)
+    p.lw t0, 4(a0!)
+    p.lw t1, 4(a1!)
     fmadd.s a6, t0, t4, a6
-    fmadd.s a7, t1, t4, a7
-    addi a1, a1, 4
 mmx_8x1_2x1_t1_main_end:
-    addi a5, a5, 4
+    fmadd.s a7, t1, t4, a7
 mmx_8x1_2x1_t1_rest:
 mmx_8x1_2x1_t1_store:
     mv a0, a4
@@ -1108,7 +1015,7 @@ mmx_8x1_2x1_t1_blk_end:
 
 # mmx_8x1_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_8x1_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -1125,20 +1032,16 @@ mmx_8x1_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_8x1_1x1_t1_loop:
     beqz t5, mmx_8x1_1x1_t1_rest
     lp.setup x0, t5, mmx_8x1_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_8x1_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_8x1_1x1_t1_rest:
 mmx_8x1_1x1_t1_store:
     mv a0, a4

@@ -199,7 +199,7 @@ mmx_naive_done:
 
 # mmx_naive_1x1_t0: 1 x 1 blocks, B[K x M]; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_naive_1x1_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -209,27 +209,23 @@ mmx_naive_1x1_t0:
     mv a0, a4                # accumulate: C into the accumulators
     lw a5, 0(a0)
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
     j mmx_naive_1x1_t0_loop
 mmx_naive_1x1_t0_peel:                 # first step: products, no zeroing
     mv a0, a2
-    mv a1, a3
+    addi a1, a3, 0
     addi a3, a3, 4
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a0, a0, 4
 mmx_naive_1x1_t0_loop:
     beqz t5, mmx_naive_1x1_t0_rest
     lp.setup x0, t5, mmx_naive_1x1_t0_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    add a1, a1, s2
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, s2(a1!)
+    p.lw a6, 4(a0!)
 mmx_naive_1x1_t0_main_end:
-    addi a0, a0, 4
+    fmadd.s a5, a6, t0, a5
 mmx_naive_1x1_t0_rest:
 mmx_naive_1x1_t0_store:
     mv a0, a4
@@ -240,7 +236,7 @@ mmx_naive_1x1_t0_blk_end:
 
 # mmx_naive_1x1_t1: 1 x 1 blocks, B stored M x K; C[i..i+1, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 5 instructions for 1 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x1: 3 instructions for 1 MACs (double operand registers, 1 load-use stalls).
 mmx_naive_1x1_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
@@ -257,20 +253,16 @@ mmx_naive_1x1_t1_peel:                 # first step: products, no zeroing
     mv a0, a2
     mv a1, a3
     add a3, a1, s1
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
     fmul.s a5, a6, t0
-    addi a1, a1, 4
 mmx_naive_1x1_t1_loop:
     beqz t5, mmx_naive_1x1_t1_rest
     lp.setup x0, t5, mmx_naive_1x1_t1_main_end
-    lw a6, 0(a0)
-    lw t0, 0(a1)
-    addi a0, a0, 4
-    fmadd.s a5, a6, t0, a5
+    p.lw t0, 4(a1!)
+    p.lw a6, 4(a0!)
 mmx_naive_1x1_t1_main_end:
-    addi a1, a1, 4
+    fmadd.s a5, a6, t0, a5
 mmx_naive_1x1_t1_rest:
 mmx_naive_1x1_t1_store:
     mv a0, a4

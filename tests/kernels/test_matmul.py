@@ -152,10 +152,15 @@ def test_strips_fit_their_register_file():
 @pytest.mark.parametrize("fam", matmul_gen.FAMILIES + matmul_gen.X_FAMILIES,
                          ids=lambda f: f.prefix)
 def test_unrolled_bodies_have_no_load_use_stall(fam):
+    """No body waits for a load, except a one-step 1 x 1 body with post-increment loads: its
+    multiply-add needs both values loaded just before it (3 instructions and a stall; a bump
+    instruction between them would cost the same cycle)."""
     for trans in (0, 1):
         for st in fam.strips(trans):
-            for body in (st.body(st.uk), st.body(1), st.body(1, first=True)):
-                assert matmul_gen.stall_count(body) == 0, (st, [o.text for o in body])
+            for steps, body in ((st.uk, st.body(st.uk)), (1, st.body(1)),
+                                (1, st.body(1, first=True))):
+                allowed = int(st.POSTINC and st.u * st.v * steps == 1)
+                assert matmul_gen.stall_count(body) == allowed, (st, [o.text for o in body])
 
 
 def test_schedule_keeps_dependences_and_avoids_stalls():
