@@ -776,12 +776,15 @@ class XFamily(Family):
 
 
 X_NOTE = ("With one register file the pointers and the FP values share the 20 x registers "
-          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).")
+          "the driver leaves (the strip saves the driver's s0, s4-s11 and ra when it uses "
+          "them); operands are loaded with post-increment p.lw, so the K loop has no pointer "
+          "bumps.")
 
 # The single-register-file variants: PULP-TrainLib's shapes (the naive loop, 1 x 2, 2 x 1,
-# 1 x 8, 8 x 1, 1 x 4, 4 x 1, 2 x 2, 2 x 4, 4 x 2; its 4 x 4 spills there) and 3 x 3, the largest block whose operands fit in the x registers for
-# both B layouts (with B stored M x K, 3 + 3 pointers, 9 accumulators, 3 held A values and a
-# rotating pool of 2 B values: all 20; 3 x 4 would need 23).
+# 1 x 8, 8 x 1, 1 x 4, 4 x 1, 2 x 2, 2 x 4, 4 x 2; its 4 x 4 spills there) and 3 x 3, the
+# largest block whose operands fit in the x registers for both B layouts (with B stored M x K:
+# 3 + 3 pointers, 9 accumulators, 3 held A values and a rotating pool of 2 B values, all 20;
+# 3 x 4 would need 23).
 X_FAMILIES = (
     XFamily(1, 1, uk=1, tag="naive", scheduling=(
         "Scheduling: one output at a time, one K step per loop iteration (two loads, one "

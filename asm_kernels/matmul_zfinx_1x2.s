@@ -5,7 +5,8 @@
 #
 # Scheduling: PULP-TrainLib's 1 x 2: 3 loads for 2 multiply-adds per K step, K unrolled x4 with
 # two banks of operands. With one register file the pointers and the FP values share the 20 x
-# registers the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).
+# registers the driver leaves (the strip saves the driver's s0, s4-s11 and ra when it uses them);
+# operands are loaded with post-increment p.lw, so the K loop has no pointer bumps.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 9*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored

@@ -7,7 +7,8 @@
 # the 3 A values of a step held, the 3 B values streamed through a rotating pool; 6 loads for 9
 # multiply-adds per K step (0.6 MAC/instruction before bumps, 2 x 4's 0.57). Leftovers: 3 x 2, 3 x
 # 1 and 2-, 1-row strips. With one register file the pointers and the FP values share the 20 x
-# registers the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).
+# registers the driver leaves (the strip saves the driver's s0, s4-s11 and ra when it uses them);
+# operands are loaded with post-increment p.lw, so the K loop has no pointer bumps.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 24*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored

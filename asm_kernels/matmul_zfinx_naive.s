@@ -7,7 +7,8 @@
 # Scheduling: one output at a time, one K step per loop iteration (two loads, one multiply-add,
 # the pointer bumps between them): the non-blocked reference of the single-register-file family.
 # With one register file the pointers and the FP values share the 20 x registers the driver leaves
-# (the strip saves the driver's s4-s11 and ra when it uses them).
+# (the strip saves the driver's s0, s4-s11 and ra when it uses them); operands are loaded with
+# post-increment p.lw, so the K loop has no pointer bumps.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 6*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored
