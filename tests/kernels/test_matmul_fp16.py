@@ -9,9 +9,10 @@ binary32; the final binary32 sum is rounded to binary16. Each rounding of a sum 
 known float64 values is done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to
 float32, corrected where it sits exactly on a float32 tie and the TwoSum error says on which
 side the true sum is), so the model is correctly rounded whatever the exponent spread. The
-outputs must equal it bit for bit. On random data the binary16 rounding hides most binary32
-differences, so ``test_rounding_order_hand_cases`` pins two outputs that a float64 sum or a
-product-by-product binary32 sum would get wrong.
+outputs must equal it bit for bit, and lie within ``trainlib.golden.tolerance`` of trainlib's
+golden model of the product (``golden.arith("fp16", acc=...)``). On random data the binary16
+rounding hides most binary32 differences, so ``test_rounding_order_hand_cases`` pins two
+outputs that a float64 sum or a product-by-product binary32 sum would get wrong.
 
 Layout: A is N x K2, B M x K2 (K2 = K rounded up to even); with K odd the pad column holds NaN,
 which the kernels must not read.  C is passed with a sentinel half after its end when N*M is odd
@@ -31,6 +32,7 @@ import pytest
 
 from asm_kernels import matmul_fp16_gen
 from asm_kernels.catalogue import catalogue
+from trainlib import golden as gm
 
 from .checked_run import run_checked
 from .cycle_baselines import check
@@ -119,6 +121,21 @@ def run_case(name, N, M, K, acc, cores, seed=0):
         raise AssertionError(f"{name} N={N} M={M} K={K} accumulate={acc} cores={cores}: "
                              f"{int(bad.sum())} wrong, first at {first}: {got[first]} != "
                              f"{want[first]}")
+    within_golden_tolerance(name, got, A2[:, :K], B2[:, :K], C, acc)
+
+
+def within_golden_tolerance(name, got, A, B, C, acc):
+    """``got`` within ``trainlib.golden.tolerance`` of trainlib's golden model of the product:
+    binary16 storage, accumulation in binary32 (vfdotpex) or binary16 (the mmhl_ lanes)."""
+    fmt = "fp16" if name.startswith("mmhl_") else "fp32"
+    ar = gm.arith("fp16", acc=fmt)
+    a, b = A.astype(np.float64), B.astype(np.float64)
+    ref, mag = ar.einsum("nk,mk->nm", a, b), np.abs(a) @ np.abs(b).T
+    if acc:
+        ref, mag = ar.add(ref, C.astype(np.float64)), mag + np.abs(C.astype(np.float64))
+    tol = gm.tolerance(mag, A.shape[1] + acc, "fp16", acc=fmt)
+    assert (np.abs(got.astype(np.float64) - ar.rs(ref)) <= tol).all(), \
+        f"{name}: outside golden.tolerance"
 
 
 @pytest.mark.parametrize("name", KERNELS)
