@@ -34,11 +34,13 @@ def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
 
 def test_every_kernel_file_in_one_program():
     """No linker: the kernel files are one source, their .L labels renamed per file, and the
-    macro files several of them include are read once (guarded)."""
-    files = tuple(sorted({k.file for k in catalogue().values()}))
-    program = _assemble("    .text\n", files, "xpulpv2")
-    for k in catalogue().values():
-        assert program.symbols[k.entry].binding == "global"
+    macro files several of them include are read once (guarded).  One program per register-file
+    model (catalogue isa): the f-register kernels and the single-register-file ones."""
+    for regfile, isa in (("f", "xpulpv2"), ("x", "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec")):
+        kernels = [k for k in catalogue().values() if k.regfile == regfile]
+        program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
+        for k in kernels:
+            assert program.symbols[k.entry].binding == "global"
 
 
 def test_two_d_dma_moves_a_column_block_and_back():
