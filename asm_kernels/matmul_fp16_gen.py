@@ -323,7 +323,7 @@ class Bf16LaneFamily(Fp16LaneFamily):
 
 
 ONE_REGFILE = ("  On a core with a single register file (zfinx, as PULP-TrainLib's): the pairs "
-               "and the binary32 sums live in the x registers, loaded with lw / lh, stored with "
+               "and the binary32 sums live in the x registers, loaded with p.lw / lh, stored with "
                "sh.")
 
 
@@ -411,7 +411,8 @@ FAMILIES = (
 
 
 X_NOTE = ("  Single register file: the pointers, pairs and binary32 sums share the 19 x registers "
-          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).")
+          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them); "
+          "the pairs are loaded with post-increment p.lw.")
 
 # The single-register-file binary16 kernels: the naive loop, PULP-TrainLib's 2 x 4 and its
 # transpose, and 2 x 2.  With B stored M x K a u x v block needs u + v pointers: 2 x 4 takes 6,
