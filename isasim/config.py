@@ -80,6 +80,7 @@ class ClusterConfig:
     # instruction cache (isasim.icache)
     icache: str = "ideal"
     icache_refill_latency: int = 2
+    l2_contention: str = "none"
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -152,6 +153,8 @@ class ClusterConfig:
         if self.icache not in ICACHE_MODES:
             raise ConfigError(f"icache must be one of {', '.join(ICACHE_MODES)}, got "
                               f"{self.icache!r}")
+        if self.l2_contention not in ("none", "axi"):
+            raise ConfigError(f"l2_contention must be none or axi, got {self.l2_contention!r}")
         if self.half_in_x not in ("sign", "zero"):
             raise ConfigError(f"half_in_x must be sign or zero, got {self.half_in_x!r}")
         if self.stack_in not in ("tcdm", "l2"):
@@ -211,6 +214,7 @@ class ClusterConfig:
         k[L.K_MIS_CROSSING] = int(self.misaligned_split == "word_crossing")
         k[L.K_ICACHE] = ICACHE_MODES.index(self.icache)
         k[L.K_IC_REFILL] = self.icache_refill_latency
+        k[L.K_L2_AXI] = int(self.l2_contention == "axi")
         return k
 
     @property
@@ -336,6 +340,9 @@ FIELD_DOCS: dict[str, str] = {
               "GVSoC's LFSR replacement); a miss is charged imiss",
     "icache_refill_latency": "cycles each cache level adds to a refill (GVSoC cluster.json "
                              "refill_latency: 2); an L1 miss adds l2_latency too",
+    "l2_contention": "cores' L2 accesses: none (each pays l2_latency whatever the others do, "
+                     "as GVSoC's routers) or axi (the cluster's AXI port to the SoC takes one "
+                     "read and one write request a cycle; a loser waits, ext_mem)",
     "max_cycles": "default cycle limit of a run",
 }
 

@@ -393,6 +393,18 @@ def pointer_after_grant(c, policy, rr, asked):
 
 
 @compiled(inline=True)
+def lost_category(res):
+    """The category of a cycle lost in the arbitration of resource ``res``."""
+    if res < 32:
+        return L.C_TCDM
+    if res >= L.RES_L2:
+        return L.C_EXT
+    if res >= L.RES_ICACHE:
+        return L.C_IMISS
+    return L.C_FPU_STRUCT
+
+
+@compiled(inline=True)
 def charge_lost(CS, CAT, PCS, CL, cap, i):
     """Charge the bank arbitrations core i lost while parked at its current access.
 
@@ -650,8 +662,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             released |= 1 << i
         else:
             CS[U(b + L.CS_NEXT_T)] = tmin + 1
-            cat = L.C_TCDM if res < 32 else (L.C_IMISS if res >= L.RES_ICACHE
-                                             else L.C_FPU_STRUCT)
+            cat = lost_category(res)
             pslot = CS[U(b + L.CS_PARK_SLOT)]
             if res < 32:
                 CS[U(b + L.CS_LOST)] += 1
@@ -832,6 +843,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     fpu_occupy = fpu_one and (CFG[U(L.K_FPU_LAT)] > 0 or CFG[U(L.K_FPU_OTHER_LAT)] > 0)
     tracing = CFG[U(L.K_TRACE)] != 0
     ic_on = CFG[U(L.K_ICACHE)] != L.ICACHE_IDEAL
+    l2_axi = CFG[U(L.K_L2_AXI)] != 0
     CL[U(L.L_IC_MODE)] = CFG[U(L.K_ICACHE)]
     tr_limit = TR.size // L.TRW - TRACE_HEADROOM
     nregions = regions.size // L.RGW
@@ -1162,10 +1174,18 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     trap = (L.CAUSE_LOAD_MISALIGNED if kind == L.MEM_LOAD
                             else L.CAUSE_STORE_MISALIGNED)
                     tval = ea
-                elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                    park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
+                elif granted == 0 and (s > horizon or (s == horizon and (
+                        policy != L.POLICY_NONE or (l2_axi and rk == L.RK_L2)))):
+                    # an L2 access under l2_contention "axi" asks its request channel, which
+                    # takes one a cycle (arbitrated under every policy, as a shared FPU)
+                    park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else
+                         L.RES_L2 + (kind == L.MEM_STORE) if l2_axi and rk == L.RK_L2 else -1,
+                         slot)
                     break
                 else:
+                    if l2_axi and rk == L.RK_L2 and granted == 0 and policy != L.POLICY_FIFO:
+                        ch = L.RES_L2 + (kind == L.MEM_STORE)
+                        CL[U(L.L_BANK_RR + ch)] = pointer_after_grant(c, policy, 0, 1 << c)
                     if kind == L.MEM_STORE and watched(CL, ea, size):
                         ev = L.EV_WATCH
                         tval = ea

@@ -111,6 +111,7 @@ SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA, SLEEP_EVENT = 1, 2, 3, 4
 RES_FPU = 32          # + shared FPU index
 RES_FDIV = 40         # the cluster's shared divider / square-root unit
 RES_ICACHE = 48       # + shared instruction-cache (L1) bank: its one refill request a cycle
+RES_L2 = 52           # + 0: the cluster's L2 read requests, + 1: its write requests (l2_contention)
 
 # warnings raised inside the loop (bits of CS_WARN), reported once per run
 WARN_POSTINC_RD_EQ_RS1 = 1
@@ -146,6 +147,7 @@ K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
 K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
 K_ICACHE = 40         # instruction cache: ICACHE_IDEAL, ICACHE_RTL or ICACHE_GVSOC
 K_IC_REFILL = 41      # refill latency of each cache level (L0 from L1, L1 from L2)
+K_L2_AXI = 42         # 1: the cores' L2 reads, and their writes, take one request a cycle
 NCFG = 64
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar

@@ -20,8 +20,9 @@ rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
   a half-word inside one word is one request, issued at its grant (the RTL, pulp-open's
   ``misaligned_split``), or issued the cycle after its grant (GVSoC's rule, ``any``);
 * an L2 access costs ``l2_latency`` cycles after it issues (``ext_mem``), a ``mulh`` 4 more
-  (``muldiv``), a taken branch 2 (``branch``), a jump 1 (``jump``); nothing is arbitrated
-  there;
+  (``muldiv``), a taken branch 2 (``branch``), a jump 1 (``jump``); with ``l2_contention =
+  "axi"`` the cluster's L2 read requests, and its write requests, are each taken one a cycle,
+  arbitrated like a bank (a lost cycle is ``ext_mem``), else nothing is arbitrated there;
 * with ``dma``, core 0 pushes one 128-byte L2 -> TCDM transfer by three stores to the DMA
   (the other cores store to L2 instead); its first beat comes ``dma_setup_cycles`` (4) idle
   cycles after the last store, then a beat a cycle of 8 bytes that needs two banks together:
@@ -247,7 +248,7 @@ l2_scratch: .zero 4
 def reference(body: list[tuple], cores: int, k: int, policy: str,
               shared_fpus: bool = False, fpu_lat: int = 0,
               split_any: bool = False, icache: ICache | None = None,
-              pcs: list[int] | None = None) -> dict[str, np.ndarray]:
+              pcs: list[int] | None = None, l2_axi: bool = False) -> dict[str, np.ndarray]:
     """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0.
 
     With ``shared_fpus`` (gvsoc4) core c's fadd.s asks FPU c % 4, which serves one operation a
@@ -256,6 +257,9 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     the core's FPU is busy until then.  ``split_any``: a half-word inside one word costs the
     misaligned cycle too (GVSoC).  ``icache``: the instruction cache as the set-up code left it,
     ``pcs`` the address of each instruction of ``body`` and of the ``csrr`` after it.
+    ``l2_axi``: the cores' L2 loads ask resource 52 and their L2 stores 53 (the cluster's AXI
+    read and write request channels), each taking one request a cycle, arbitrated like a bank;
+    a lost cycle is ``ext_mem``.
     """
     T = [0] * cores                        # the cycle each core's next instruction may issue
     ready = [dict() for _ in range(cores)]  # register -> (cycle it is ready, why it is late)
@@ -361,8 +365,9 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                 continue
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
-                if op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
-                          "dma3", "bar", "lpsetup") or (
+                to_l2 = op in ("lwl2", "swl2") or (op[:3] == "dma" and c > 0)
+                if (op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
+                           "dma3", "bar", "lpsetup") and not (to_l2 and l2_axi)) or (
                         op in ("fadd", "fdiv") and not shared_fpus):
                     execute(c, t)
                     continue
@@ -373,6 +378,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                     issue[c] = divider_busy[0]
                     continue
                 res = (FDIV if op == "fdiv" else 32 + c % 4 if op == "fadd"
+                       else 52 + (op != "lwl2") if to_l2
                        else (k * c + word + half[c]) % BANKS)
                 requests.setdefault(res, []).append(c)
         chosen: dict[int, list[int]] = {}
@@ -430,6 +436,9 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                     arrive(c)
                 elif c in winners:
                     execute(c, t)
+                elif res >= 52:
+                    out["ext_mem"][c] += 1
+                    issue[c] = t + 1
                 elif res >= 48:
                     out["imiss"][c] += 1
                     issue[c] = t + 1
@@ -473,12 +482,13 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     split = "any" if policy == "fifo" else "word_crossing"     # (fifo: as in gvsoc-2022)
     # the instruction cache: GVSoC's with fifo (as in gvsoc-2022), else the RTL's; some ideal
     mode = "ideal" if seed % 4 == 3 else "gvsoc" if policy == "fifo" else "rtl"
+    l2 = "axi" if seed % 2 == 0 else "none"
     r, m = run_asm(source(body, k, cores), cores=cores, conflict_policy=policy,
-                   fpu_sharing=fpus, misaligned_split=split, icache=mode)
+                   fpu_sharing=fpus, misaligned_split=split, icache=mode, l2_contention=l2)
     assert r.status == "exited"
     icache, pcs = warm_icache(m, body, cores, mode)
     ref = reference(dynamic(body), cores, k, policy, shared_fpus=fpus == "gvsoc4",
-                    split_any=split == "any", icache=icache, pcs=pcs)
+                    split_any=split == "any", icache=icache, pcs=pcs, l2_axi=l2 == "axi")
     start = [m.reg(c, "s10") + CSR_SLOW for c in range(cores)]
     assert len(set(start)) == 1                     # the body starts in the same cycle on all
     ends = np.array([m.reg(c, "s11") - start[0] for c in range(cores)])
