@@ -23,6 +23,8 @@ KiB = 1024
 
 # TCDM arbitration policies, in the order of layout.POLICY_*
 POLICIES = ("round_robin", "fifo", "none", "rr_arb_tree")
+# instruction-cache models, in the order of layout.ICACHE_*
+ICACHE_MODES = ("ideal", "rtl", "gvsoc")
 
 
 class ConfigError(ValueError):
@@ -75,6 +77,10 @@ class ClusterConfig:
     dma_bandwidth: int = 8
     dma_setup_cycles: int = 4
     fpu_sharing: str = "private"
+    # instruction cache (isasim.icache)
+    icache: str = "ideal"
+    icache_refill_latency: int = 2
+    l2_contention: str = "none"
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -144,6 +150,11 @@ class ClusterConfig:
                               f"{self.misaligned_split!r}")
         if self.fpu_sharing not in ("private", "gvsoc4"):
             raise ConfigError(f"fpu_sharing must be private or gvsoc4, got {self.fpu_sharing!r}")
+        if self.icache not in ICACHE_MODES:
+            raise ConfigError(f"icache must be one of {', '.join(ICACHE_MODES)}, got "
+                              f"{self.icache!r}")
+        if self.l2_contention not in ("none", "axi"):
+            raise ConfigError(f"l2_contention must be none or axi, got {self.l2_contention!r}")
         if self.half_in_x not in ("sign", "zero"):
             raise ConfigError(f"half_in_x must be sign or zero, got {self.half_in_x!r}")
         if self.stack_in not in ("tcdm", "l2"):
@@ -201,6 +212,9 @@ class ClusterConfig:
         k[L.K_FENCE_I_PEN] = self.fence_i_penalty
         k[L.K_CSR_SLOW] = self.csr_slow_cycles
         k[L.K_MIS_CROSSING] = int(self.misaligned_split == "word_crossing")
+        k[L.K_ICACHE] = ICACHE_MODES.index(self.icache)
+        k[L.K_IC_REFILL] = self.icache_refill_latency
+        k[L.K_L2_AXI] = int(self.l2_contention == "axi")
         return k
 
     @property
@@ -251,6 +265,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "barrier_req_latency": (0, MAX_LATENCY),
     "barrier_wakeup_latency": (0, MAX_LATENCY),
     "dma_setup_cycles": (0, MAX_LATENCY),
+    "icache_refill_latency": (0, MAX_LATENCY),
     "max_cycles": (1, MAX_RUN_CYCLES),
 }
 
@@ -320,6 +335,14 @@ FIELD_DOCS: dict[str, str] = {
     "fpu_sharing": "private FPU per core, or gvsoc4: core % 4 share one, one divider per "
                    "cluster; a shared unit serves one operation a cycle, arbitrated like the "
                    "banks (round robin when conflict_policy is none)",
+    "icache": "instruction cache: ideal (every fetch hits), rtl (hier-icache: 512 B L0 per core, "
+              "4 KiB L1 in 2 banks, first free way else LFSR) or gvsoc (the same geometry, "
+              "GVSoC's LFSR replacement); a miss is charged imiss",
+    "icache_refill_latency": "cycles each cache level adds to a refill (GVSoC cluster.json "
+                             "refill_latency: 2); an L1 miss adds l2_latency too",
+    "l2_contention": "cores' L2 accesses: none (each pays l2_latency whatever the others do, "
+                     "as GVSoC's routers) or axi (the cluster's AXI port to the SoC takes one "
+                     "read and one write request a cycle; a loser waits, ext_mem)",
     "max_cycles": "default cycle limit of a run",
 }
 

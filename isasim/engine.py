@@ -43,7 +43,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from isasim import devices as D
-from isasim import jitcache, simd
+from isasim import icache, jitcache, simd
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim.jitcache import compiled
@@ -56,7 +56,13 @@ from isasim.semantics import (
     fma_family_fast,
     fp_needs_rm,
 )
-from isasim.translate import EXIT_FIELDS, EXIT_PARKED, EXIT_TAKEN, call_translated
+from isasim.translate import (
+    ENTRY_FIELDS,
+    EXIT_FIELDS,
+    EXIT_PARKED,
+    EXIT_TAKEN,
+    call_translated,
+)
 
 M32 = 0xFFFFFFFF
 BIG = 1 << 62
@@ -387,6 +393,18 @@ def pointer_after_grant(c, policy, rr, asked):
 
 
 @compiled(inline=True)
+def lost_category(res):
+    """The category of a cycle lost in the arbitration of resource ``res``."""
+    if res < 32:
+        return L.C_TCDM
+    if res >= L.RES_L2:
+        return L.C_EXT
+    if res >= L.RES_ICACHE:
+        return L.C_IMISS
+    return L.C_FPU_STRUCT
+
+
+@compiled(inline=True)
 def charge_lost(CS, CAT, PCS, CL, cap, i):
     """Charge the bank arbitrations core i lost while parked at its current access.
 
@@ -644,7 +662,7 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             released |= 1 << i
         else:
             CS[U(b + L.CS_NEXT_T)] = tmin + 1
-            cat = L.C_TCDM if res < 32 else L.C_FPU_STRUCT
+            cat = lost_category(res)
             pslot = CS[U(b + L.CS_PARK_SLOT)]
             if res < 32:
                 CS[U(b + L.CS_LOST)] += 1
@@ -712,22 +730,35 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     """Run core c (at cycle t) in translated code from entry ``entry`` (see
     ``isasim.translate``), going on with the run each exit leads to until one parks, leaves the
     rest to the loop, or passes the cycle limit.  Returns the last exit (its index in
-    ``exits``) and the instructions retired; the core's cycle is left in ``CS_T``, and the runs
-    of sequential execution that taken branches and jumps start are recorded, as the loop
-    does."""
+    ``exits``; -1 when nothing ran) and the instructions retired; the core's cycle is left in
+    ``CS_T``, and the runs of sequential execution that taken branches and jumps start are
+    recorded, as the loop does.
+
+    With the instruction cache on, a run is entered only when all its lines are in the core's
+    L0: its fetches then all hit, and hits change no cache state (``isasim.icache``), so the run
+    times as interpreted; otherwise the loop interprets it and takes the misses."""
     cb = c * L.NCS
     cl_address = CL.ctypes.data
-    start = entries[U(2 * entry + 1)]
+    ic_on = CL[U(L.L_IC_MODE)] != L.ICACHE_IDEAL
+    ew = ENTRY_FIELDS * entry
+    if ic_on:
+        if not icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
+            return -1, 0
+        CS[U(cb + L.CS_ILINE)] = -1
+    start = entries[U(ew + 1)]
     retired = 0
     while True:
-        e = call_translated(entries[U(2 * entry)], start, t, granted, c, pb, horizon, max_cycles,
-                            cl_address) * EXIT_FIELDS
+        e = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
+                            max_cycles, cl_address) * EXIT_FIELDS
         retired += exits[U(e + 2)] - start
         if exits[U(e + 3)] == EXIT_TAKEN:
             start_run(CS, CL, cb, c, exits[U(e)], instret + retired)
         entry = exits[U(e + 4)]
         t = CS[U(cb + L.CS_T)]
         if entry < 0 or t > max_cycles:
+            return e, retired
+        ew = ENTRY_FIELDS * entry
+        if ic_on and not icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
             return e, retired
         start = 0
         granted = 0
@@ -775,7 +806,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         instret = CS[U(cb + L.CS_INSTRET)]
         e, retired = run_translated(translated, exits, entry, c, t, max_cycles, c * cap, 1,
                                     horizon, instret, CS, CL)
-        parked = exits[U(e + 3)] == EXIT_PARKED
+        parked = e >= 0 and exits[U(e + 3)] == EXIT_PARKED
         if retired == 0 and not parked:
             # stopped before the granted load: the loop performs it
             return c, may_run, after_round, 0
@@ -811,6 +842,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     crossing_only = CFG[U(L.K_MIS_CROSSING)] != 0   # only an access crossing a word is split
     fpu_occupy = fpu_one and (CFG[U(L.K_FPU_LAT)] > 0 or CFG[U(L.K_FPU_OTHER_LAT)] > 0)
     tracing = CFG[U(L.K_TRACE)] != 0
+    ic_on = CFG[U(L.K_ICACHE)] != L.ICACHE_IDEAL
+    l2_axi = CFG[U(L.K_L2_AXI)] != 0
+    CL[U(L.L_IC_MODE)] = CFG[U(L.K_ICACHE)]
     tr_limit = TR.size // L.TRW - TRACE_HEADROOM
     nregions = regions.size // L.RGW
     tcdm_off = 0
@@ -847,6 +881,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     c = ncores - 1
     cb = rb = pb = 0
     pc = t = instret = granted = cur_base = cur_size = cur_off = 0
+    iline = -1       # the line the core's last fetch found in its L0 (see CS_ILINE)
     horizon = BIG
     first = True
     may_run = 0      # the running cores
@@ -870,6 +905,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             CS[U(cb + L.CS_RBASE)] = cur_base
             CS[U(cb + L.CS_RSIZE)] = cur_size
             CS[U(cb + L.CS_ROFF)] = cur_off
+            CS[U(cb + L.CS_ILINE)] = iline
             if ev > 0:
                 CL[U(L.L_EVENT)] = ev
                 CL[U(L.L_EV_CORE)] = c
@@ -926,6 +962,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         cur_base = CS[U(cb + L.CS_RBASE)]
         cur_size = CS[U(cb + L.CS_RSIZE)]
         cur_off = CS[U(cb + L.CS_ROFF)]
+        iline = CS[U(cb + L.CS_ILINE)]
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
 
@@ -979,8 +1016,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     and CS[U(cb + L.CS_FPUBUSY)] <= t):
                 e, retired = run_translated(translated, exits, code[U(k + L.F_TX)], c, t,
                                             max_cycles, pb, granted, horizon, instret, CS, CL)
-                t = CS[U(cb + L.CS_T)]
-                if retired > 0 or exits[U(e + 3)] == EXIT_PARKED:
+                if e >= 0:
+                    t = CS[U(cb + L.CS_T)]
+                if e >= 0 and (retired > 0 or exits[U(e + 3)] == EXIT_PARKED):
+                    iline = -1
                     # translated code retired instructions up to an exit: go on from there
                     instret += retired
                     pc = exits[U(e)]
@@ -990,6 +1029,30 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         park(CS, cb, t, CS[U(cb + L.CS_PARK_RES)], link)
                         break
                     continue
+            if ic_on:
+                # ---- instruction cache: look up only a fetch from another 16-byte line ----
+                ln = code[U(k + L.F_LEN)]
+                if pc >> icache.LINE_SHIFT != iline or (pc + ln - 1) >> icache.LINE_SHIFT != iline:
+                    line = icache.first_missing(CL, c, pc, ln)
+                    if line < 0:
+                        iline = (pc + ln - 1) >> icache.LINE_SHIFT
+                    else:
+                        # the refill goes to a shared L1 bank, one request a cycle: arbitrated
+                        # (under every policy, as a shared FPU) when another core could ask too
+                        res = L.RES_ICACHE + icache.bank_of(line)
+                        if granted == 0 and t >= horizon:
+                            park(CS, cb, t, res, slot)
+                            break
+                        if granted == 0 and policy != L.POLICY_FIFO:
+                            CL[U(L.L_BANK_RR + res)] = pointer_after_grant(c, policy, 0, 1 << c)
+                        granted = 0
+                        wait = icache.refill(CL, CFG, c, line, t)
+                        charge(CAT, PCS, CS, CL, TR, CFG, code, c, cap, slot, L.C_IMISS, t, wait)
+                        PCS[U((pb + slot) * L.NPS + L.PS_IMISS)] += 1
+                        CS[U(cb + L.CS_IMISS)] += 1
+                        t += wait
+                        link = slot
+                        continue
             op = code[U(k + L.F_OP)]
             nlink = code[U(k + L.F_NEXT)]
             wd = code[U(k + L.F_WD)]
@@ -1111,10 +1174,18 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     trap = (L.CAUSE_LOAD_MISALIGNED if kind == L.MEM_LOAD
                             else L.CAUSE_STORE_MISALIGNED)
                     tval = ea
-                elif granted == 0 and (s > horizon or (s == horizon and policy != L.POLICY_NONE)):
-                    park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else -1, slot)
+                elif granted == 0 and (s > horizon or (s == horizon and (
+                        policy != L.POLICY_NONE or (l2_axi and rk == L.RK_L2)))):
+                    # an L2 access under l2_contention "axi" asks its request channel, which
+                    # takes one a cycle (arbitrated under every policy, as a shared FPU)
+                    park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else
+                         L.RES_L2 + (kind == L.MEM_STORE) if l2_axi and rk == L.RK_L2 else -1,
+                         slot)
                     break
                 else:
+                    if l2_axi and rk == L.RK_L2 and granted == 0 and policy != L.POLICY_FIFO:
+                        ch = L.RES_L2 + (kind == L.MEM_STORE)
+                        CL[U(L.L_BANK_RR + ch)] = pointer_after_grant(c, policy, 0, 1 << c)
                     if kind == L.MEM_STORE and watched(CL, ea, size):
                         ev = L.EV_WATCH
                         tval = ea
@@ -1405,6 +1476,7 @@ def dependencies() -> list:
     from isasim import (
         devices,
         engine,
+        icache,
         jitcache,
         layout,
         memory,
@@ -1418,7 +1490,7 @@ def dependencies() -> list:
         xpulp_alu,
     )
 
-    return [engine, devices, jitcache, layout, memory, opcodes, semantics, simd, smallfloat,
+    return [engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd, smallfloat,
             softfloat, softfloat16, translate, xpulp_alu]
 
 

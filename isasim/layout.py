@@ -73,14 +73,15 @@ RDY_MASK = (1 << RDY_SHIFT) - 1
 
 # ---- cycle categories: every cycle of every core is charged to exactly one --------------------
 CATEGORIES = ("instr", "load_use", "tcdm_conflict", "ext_mem", "branch", "jump", "fpu_dep",
-              "fpu_struct", "muldiv", "misaligned", "barrier", "dma_wait", "idle")
+              "fpu_struct", "muldiv", "misaligned", "barrier", "dma_wait", "idle", "imiss")
 (C_INSTR, C_LOAD_USE, C_TCDM, C_EXT, C_BRANCH, C_JUMP, C_FPU_DEP, C_FPU_STRUCT, C_MULDIV,
- C_MISALIGNED, C_BARRIER, C_DMA_WAIT, C_IDLE) = range(13)
-NCAT = 13
-# per-core, per-instruction profile: [issued count, stall cycles per category...]
+ C_MISALIGNED, C_BARRIER, C_DMA_WAIT, C_IDLE, C_IMISS) = range(14)
+NCAT = 14
+# per-core, per-instruction profile: [issued count, stall cycles per category..., misses]
 NPS = 16
 PS_COUNT = 0
 PS_STALL = 1      # + category
+PS_IMISS = 15     # instruction-cache (L0) misses of the instruction's fetch
 
 # ---- per-core scalar state: int64[ncores * NCS] --------------------------------------------------
 # CS_NEXT_T: the cycle of a parked core's access or a sleeping core's wake-up; BIG while the core
@@ -96,7 +97,9 @@ CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 8
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
 CS_LOST = 91        # bank arbitrations lost at the current park, not yet charged (charge_lost)
 CS_FPU_WD = 95      # the register the outstanding FP operation writes (until CS_FPUBUSY)
-NCS = 96
+CS_IMISS = 96       # instruction-cache (L0) misses
+CS_ILINE = 97       # the 16-byte line the last fetch checked resident in L0 (-1: none)
+NCS = 112
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 
@@ -107,6 +110,8 @@ SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA, SLEEP_EVENT = 1, 2, 3, 4
 # shared resources a parked core may wait for: TCDM banks 0..31, then these
 RES_FPU = 32          # + shared FPU index
 RES_FDIV = 40         # the cluster's shared divider / square-root unit
+RES_ICACHE = 48       # + shared instruction-cache (L1) bank: its one refill request a cycle
+RES_L2 = 52           # + 0: the cluster's L2 read requests, + 1: its write requests (l2_contention)
 
 # warnings raised inside the loop (bits of CS_WARN), reported once per run
 WARN_POSTINC_RD_EQ_RS1 = 1
@@ -140,10 +145,16 @@ K_UNALIGNED_TGT = 38  # extra cycles of a jump / taken branch to a non-word-alig
 K_FENCE_I_PEN = 37    # extra cycles of fence.i
 K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
 K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
-NCFG = 40
+K_ICACHE = 40         # instruction cache: ICACHE_IDEAL, ICACHE_RTL or ICACHE_GVSOC
+K_IC_REFILL = 41      # refill latency of each cache level (L0 from L1, L1 from L2)
+K_L2_AXI = 42         # 1: the cores' L2 reads, and their writes, take one request a cycle
+NCFG = 64
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
+# instruction cache (isasim.icache): none (every fetch hits), or the hierarchical cache with the
+# RTL's replacement (first free way, else the LFSR's) or GVSoC's (the LFSR's, stepped first)
+ICACHE_IDEAL, ICACHE_RTL, ICACHE_GVSOC = 0, 1, 2
 
 # ---- cluster / event state: int64[NCL] ---------------------------------------------------
 (L_EVENT, L_EV_CORE, L_EV_PC, L_EV_CAUSE, L_EV_TVAL, L_NOUT, L_NOW, L_END, L_TRN,
@@ -166,7 +177,15 @@ L_WATCH = 3968
 # (numbered from the top of the array down) per resource, the requesters (bit mask) of the
 # current round: rr_arb_tree's pointer update looks at all of them
 L_BANK_ASKED = 4032
-NCL = 4096
+# instruction cache (isasim.icache): the mode (copy of K_ICACHE, for translated-code guards), per
+# core its private L0 (tags of sets x ways, then the LFSR), per shared-L1 bank its tags, the
+# cycle each line's refill completes, the LFSR and the cycle its refill port frees
+L_IC_MODE = 4096
+L_IC_L0 = 4104
+IC_L0_STRIDE = 40
+L_IC_L1 = L_IC_L0 + 16 * IC_L0_STRIDE     # 4744
+IC_L1_STRIDE = 264
+NCL = 8192
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration
 DMA_PORT0 = 8

@@ -247,6 +247,7 @@ class Machine:
             self.CS[b + L.CS_NEXT_T] = engine.BIG
             self.CS[b + L.CS_LASTWD] = L.R_SINK
             self.CS[b + L.CS_PCMR] = 0
+            self.CS[b + L.CS_ILINE] = -1
             self.CS[b + L.CS_PARK_SLOT] = -1
             self.CS[b + L.CS_TR_STATE] = -1
             self.CS[b + L.CS_SLEEP_WD] = L.R_SINK
@@ -866,7 +867,7 @@ class Machine:
         v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
         v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
         v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
-        v[L.PE_IMISS] = 0
+        v[L.PE_IMISS] = cat[L.C_IMISS]     # RI5CY: cycles waiting for instruction fetches
         v[L.PE_LD] = counts[props["load"]].sum()
         v[L.PE_ST] = counts[props["store"]].sum()
         v[L.PE_JUMP] = counts[props["jump"]].sum()
@@ -927,6 +928,7 @@ class Machine:
             profile_text=[self.disassemble_at(self.slot_pc[i]) for i in ran],
             profile_count=pcs[:, :, L.PS_COUNT].copy(),
             profile_stall=pcs[:, :, L.PS_STALL:L.PS_STALL + L.NCAT].copy(),
+            profile_imiss=pcs[:, :, L.PS_IMISS].copy(),
             conflicts=self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:n, :nb].copy(),
             conflict_winners=self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 8 * L.NREQ]
             .reshape(8, L.NREQ)[:n, list(range(n)) + [L.DMA_PORT0, L.DMA_PORT0 + 1]].copy(),

@@ -43,6 +43,8 @@ class RunResult:
     config: dict = field(default_factory=dict)
     symbols: dict[str, int] = field(default_factory=dict)
     trace_file: str | None = None
+    # int64[ncores, n]: instruction-cache (L0) misses of each instruction's fetch
+    profile_imiss: np.ndarray | None = None
 
     category_names: tuple[str, ...] = L.CATEGORIES
 
@@ -81,8 +83,10 @@ class RunResult:
             if cyc[i] == 0:
                 break
             stalls = self.profile_stall[:, i, :].sum(axis=0)
+            misses = int(self.profile_imiss[:, i].sum()) if self.profile_imiss is not None else 0
             out.append({"pc": int(self.profile_pc[i]), "text": self.profile_text[i],
                         "count": int(self.profile_count[:, i].sum()), "cycles": int(cyc[i]),
+                        "imiss": misses,
                         "stalls": {n: int(v) for n, v in zip(L.CATEGORIES, stalls, strict=True)
                                    if v}})
         return out
@@ -96,7 +100,9 @@ class RunResult:
             "category_names": list(L.CATEGORIES), "categories": self.categories.tolist(),
             "profile": {"pc": self.profile_pc.tolist(), "text": self.profile_text,
                         "count": self.profile_count.tolist(),
-                        "stall": self.profile_stall.tolist()},
+                        "stall": self.profile_stall.tolist(),
+                        "imiss": (self.profile_imiss.tolist()
+                                  if self.profile_imiss is not None else None)},
             "conflicts": self.conflicts.tolist(),
             "conflict_winners": self.conflict_winners.tolist(),
             "perf": {k: v.tolist() for k, v in self.perf.items()},
@@ -138,6 +144,8 @@ class RunResult:
             fault=FaultReport.from_dict(d["fault"]) if d["fault"] else None,
             warnings=list(d["warnings"]), config=dict(d["config"]),
             symbols=dict(d["symbols"]), trace_file=d.get("trace_file"),
+            profile_imiss=(np.array(prof["imiss"], dtype=np.int64).reshape(ncores, n)
+                           if prof.get("imiss") is not None else None),
         )
 
     @classmethod

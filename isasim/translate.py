@@ -67,6 +67,7 @@ from isasim.semantics import fp_needs_rm
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
 ARGS = 8               # a run's int64 arguments: _PARAMS
+ENTRY_FIELDS = 4       # entries: function address, instruction index, first pc, end pc
 EXIT_FIELDS = 5        # exits: pc, slot, instructions retired, EXIT_* kind, entry to chain to
 EXIT_ON, EXIT_TAKEN, EXIT_PARKED = 0, 1, 2   # go on at pc / a taken branch or jump / parked
 
@@ -628,8 +629,10 @@ def compile_source(text: str, nruns: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Translation:
-    # int64[entries * 2]: per entry id, the address of its run's numba function (see
-    # call_translated) and the instruction it starts at; empty when nothing is translated
+    # int64[entries * ENTRY_FIELDS]: per entry id, the address of its run's numba function (see
+    # call_translated), the instruction it starts at, the run's first pc and the pc just after
+    # its last instruction (the span the engine's instruction-cache guard checks); empty when
+    # nothing is translated
     entries: np.ndarray
     exits: np.ndarray       # int64[exits * EXIT_FIELDS]
     entry_of_slot: dict[int, int]   # the F_TX of the slots translated code is entered at
@@ -643,6 +646,8 @@ def translate(code: np.ndarray, slot_pc: list[int], entries: list[int], fpu_shar
         return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
     addresses = compile_source(source(code, slot_pc, runs, disasm), len(runs))
     where = entry_points(code, runs)
-    table = np.array([(addresses[rid], i) for rid, i in where], dtype=np.int64).reshape(-1)
+    table = np.array([(addresses[rid], i, slot_pc[runs[rid].slots[0]],
+                       slot_pc[runs[rid].slots[-1]] + int(code[runs[rid].slots[-1], L.F_LEN]))
+                      for rid, i in where], dtype=np.int64).reshape(-1)
     return Translation(table, exit_table(code, slot_pc, runs),
                        {runs[rid].slots[i]: k for k, (rid, i) in enumerate(where)})

@@ -29,7 +29,7 @@ ASSETS = Path(__file__).parent / "assets"
 MAX_RUNS = 400_000
 TOP = 25
 COLORS = ("#4caf50", "#e53935", "#8e24aa", "#fb8c00", "#1e88e5", "#00acc1", "#fdd835",
-          "#6d4c41", "#d81b60", "#3949ab", "#90a4ae", "#26a69a", "#e0e0e0")
+          "#6d4c41", "#d81b60", "#3949ab", "#90a4ae", "#26a69a", "#e0e0e0", "#ff7043")
 
 
 def _asset(name: str) -> str:

@@ -1,7 +1,8 @@
 """Terminal report of a saved run (``isasim report run.json``), with rich.
 
 Three tables: the stall breakdown (cycles per category per core, with shares), the hot spots
-(instructions with the most cycles and why), and the worst (instruction, bank) conflict pairs.
+(instructions with the most cycles, why, and their instruction-cache misses), and the worst
+(instruction, bank) conflict pairs.
 The pairs need the run's event log; without one the report says how to get it and shows the
 per-bank totals the run result does have.
 """
@@ -54,12 +55,14 @@ def hot_spot_table(result: RunResult, log: EventLog | None, top: int) -> Tabular
     t = Tabular(f"top {top} hot spots (all cores)",
                 [Column("pc", key=True), Column("function"), Column("instruction"),
                  Column("cycles", number=True), Column("%", number=True, digits=1),
-                 Column("issued", number=True), Column("stall cycles by reason")])
+                 Column("issued", number=True), Column("icache misses", number=True),
+                 Column("stall cycles by reason")])
     for h in result.hot_spots(top):
         stalls = ", ".join(f"{k} {v:,}" for k, v in sorted(h["stalls"].items(),
                                                           key=lambda kv: -kv[1]))
         t.add(f"{h['pc']:#010x}", functions[index[h["pc"]]], h["text"], h["cycles"],
-              100 * h["cycles"] / all_cycles if all_cycles else None, h["count"], stalls)
+              100 * h["cycles"] / all_cycles if all_cycles else None, h["count"], h["imiss"],
+              stalls)
     return t
 
 

@@ -20,8 +20,9 @@ rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
   a half-word inside one word is one request, issued at its grant (the RTL, pulp-open's
   ``misaligned_split``), or issued the cycle after its grant (GVSoC's rule, ``any``);
 * an L2 access costs ``l2_latency`` cycles after it issues (``ext_mem``), a ``mulh`` 4 more
-  (``muldiv``), a taken branch 2 (``branch``), a jump 1 (``jump``); nothing is arbitrated
-  there;
+  (``muldiv``), a taken branch 2 (``branch``), a jump 1 (``jump``); with ``l2_contention =
+  "axi"`` the cluster's L2 read requests, and its write requests, are each taken one a cycle,
+  arbitrated like a bank (a lost cycle is ``ext_mem``), else nothing is arbitrated there;
 * with ``dma``, core 0 pushes one 128-byte L2 -> TCDM transfer by three stores to the DMA
   (the other cores store to L2 instead); its first beat comes ``dma_setup_cycles`` (4) idle
   cycles after the last store, then a beat a cycle of 8 bytes that needs two banks together:
@@ -40,7 +41,18 @@ rtl/tcdm_interconnect/xbar.sv; the choices in docs/cycle-model.md):
 * ``csrr mcycle`` takes 4 cycles (the manual's slow CSRs): the body starts 4 cycles after the
   value read before it;
 * every core runs the same straight-line body of loads, stores and ALU instructions over
-  words ``k * hartid + offset``, so cores meet on banks in many patterns.
+  words ``k * hartid + offset``, so cores meet on banks in many patterns;
+* instruction cache (pulp-platform hier-icache; gvsoc-core cache_impl.cpp): each core fetches
+  from a private L0 of 8 sets x 4 ways of 16-byte lines; a fetch from a line not there asks the
+  line's bank (line & 1) of the shared L1 (2 banks of 32 sets x 4 ways), one request a bank and
+  cycle, arbitrated like a TCDM bank (round robin when the TCDM has no conflicts), a lost cycle
+  charged ``imiss``.  The granted request waits for an L1 line still being refilled, or, when
+  the L1 misses, for the bank's previous refill and then ``l2_latency`` + 2 cycles for its own;
+  the L0 refill adds 2; the wait is ``imiss``.  Hits change nothing; a refill takes the set's
+  first free way (RTL, L0 only) or the 8-bit LFSR's (common_cells lfsr_8bit: way = state & 3,
+  then a step; GVSoC: a step, then way = (state >> 1) & 3).  The set-up code before the body
+  runs in lockstep on every core, so each of its lines is refilled once into the L1 and once
+  into every L0, in address order.
 
 Per core, the body's length in cycles (read with ``mcycle`` around it), its issued
 instructions, ``load_use`` and ``tcdm_conflict`` cycles and the conflict matrix must be equal.
@@ -60,6 +72,7 @@ LOADS = ("lw", "lw2", "lh1", "lwl2")
 FDIV = 40                                  # the shared divider's resource number
 DMA_SETUP, DMA_LENGTH, DMA_DST = 4, 128, 0x10000400    # the transfer's TCDM side: bank 0 on
 BARRIER_WAKE = 6 + 2
+IC_REFILL = 2                              # per cache level (gvsoc-pulp cluster.json)
 CSR_SLOW = 4                               # csrr mcycle (CV32E40P manual, pipeline.rst)
 POOL = ["t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4"]
 
@@ -113,6 +126,69 @@ def dynamic(body: list[tuple]) -> list[tuple]:
     return out
 
 
+def dynamic_pcs(body: list[tuple], base: int) -> list[int]:
+    """The pc of each instruction ``dynamic(body)`` lists, the body's first at ``base`` (each
+    entry of ``body``, a loop's set-up included, is one 4-byte instruction)."""
+    out: list[int] = []
+    i = 0
+    while i < len(body):
+        op, n, _, count = body[i]
+        out.append(base + 4 * i)
+        if op == "loop":
+            out += [base + 4 * j for j in range(i + 1, i + 1 + int(n))] * count
+            i += 1 + int(n)
+        else:
+            i += 1
+    return out
+
+
+def lfsr_step(q: int) -> int:
+    """common_cells lfsr_8bit: shift in !(q7 ^ q3 ^ q2 ^ q1)."""
+    return ((q << 1) | (1 ^ ((q >> 7) ^ (q >> 3) ^ (q >> 2) ^ (q >> 1)) & 1)) & 0xFF
+
+
+class ICache:
+    """The hierarchical instruction cache's rules (see the module docstring), plainly."""
+
+    def __init__(self, cores: int, mode: str, l2_latency: int):
+        self.mode, self.l2 = mode, l2_latency
+        self.l0 = [[[None] * 4 for _ in range(8)] for _ in range(cores)]
+        self.l0_lfsr = [0] * cores
+        self.l1 = [[[None] * 4 for _ in range(32)] for _ in range(2)]
+        self.l1_ready = [[[0] * 4 for _ in range(32)] for _ in range(2)]
+        self.l1_lfsr = [0, 0]
+        self.port = [-(1 << 40)] * 2      # the cycle each bank's refill port frees
+
+    def way(self, ways: list, lfsr: list[int], i: int, first_free: bool) -> int:
+        if first_free and None in ways:
+            return ways.index(None)
+        q = lfsr[i]
+        if self.mode == "gvsoc":
+            lfsr[i] = lfsr_step(q)
+            return (lfsr[i] >> 1) & 3
+        lfsr[i] = lfsr_step(q)
+        return q & 3
+
+    def in_l0(self, c: int, line: int) -> bool:
+        return line in self.l0[c][line % 8]
+
+    def refill(self, c: int, line: int, t: int) -> int:
+        """Core c's request for ``line``, granted at cycle t: the cycles its fetch waits."""
+        bank, s1 = line % 2, (line // 2) % 32
+        ways = self.l1[bank][s1]
+        if line in ways:
+            ready = max(t, self.l1_ready[bank][s1][ways.index(line)])
+        else:
+            ready = max(t, self.port[bank]) + self.l2 + IC_REFILL
+            w = self.way(ways, self.l1_lfsr, bank, False)
+            ways[w] = line
+            self.l1_ready[bank][s1][w] = ready
+            self.port[bank] = ready
+        w0 = self.way(self.l0[c][line % 8], self.l0_lfsr, c, self.mode == "rtl")
+        self.l0[c][line % 8][w0] = line
+        return ready + IC_REFILL - t
+
+
 def source(body: list[tuple], k: int, cores: int) -> str:
     lines = []
     loop_end = -1
@@ -161,6 +237,7 @@ _start:
     li t1, 1 << 16
     sw t1, 0x8(s1)            # listen to the barrier event
     csrr s10, mcycle
+body:
 """ + "\n".join(lines) + "\n    csrr s11, mcycle\n" + EXIT + """
     .data
 l2_words: .zero 160
@@ -170,14 +247,19 @@ l2_scratch: .zero 4
 
 def reference(body: list[tuple], cores: int, k: int, policy: str,
               shared_fpus: bool = False, fpu_lat: int = 0,
-              split_any: bool = False) -> dict[str, np.ndarray]:
+              split_any: bool = False, icache: ICache | None = None,
+              pcs: list[int] | None = None, l2_axi: bool = False) -> dict[str, np.ndarray]:
     """Cycle-by-cycle lockstep run of ``body`` on ``cores`` cores, all starting at cycle 0.
 
     With ``shared_fpus`` (gvsoc4) core c's fadd.s asks FPU c % 4, which serves one operation a
     cycle, arbitrated like a bank (round robin when the TCDM has no conflicts); a lost cycle is
     ``fpu_struct``.  An fadd's result is ready ``1 + fpu_lat`` cycles after it issues, and
     the core's FPU is busy until then.  ``split_any``: a half-word inside one word costs the
-    misaligned cycle too (GVSoC).
+    misaligned cycle too (GVSoC).  ``icache``: the instruction cache as the set-up code left it,
+    ``pcs`` the address of each instruction of ``body`` and of the ``csrr`` after it.
+    ``l2_axi``: the cores' L2 loads ask resource 52 and their L2 stores 53 (the cluster's AXI
+    read and write request channels), each taking one request a cycle, arbitrated like a bank;
+    a lost cycle is ``ext_mem``.
     """
     T = [0] * cores                        # the cycle each core's next instruction may issue
     ready = [dict() for _ in range(cores)]  # register -> (cycle it is ready, why it is late)
@@ -186,21 +268,26 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     issue = [0] * cores                    # the cycle the current instruction tries to issue
     out = {name: np.zeros(cores, np.int64) for name in
            ("instr", "load_use", "fpu_dep", "tcdm", "fpu_struct", "misaligned", "ext_mem",
-            "muldiv", "branch", "jump", "barrier", "end")}
+            "muldiv", "branch", "jump", "barrier", "imiss", "end")}
     arrived: dict[int, int] = {}           # core -> the cycle its barrier wait issued
     dma = {"next": -1, "done": 0}          # the cycle of the transfer's next beat
     fpu_busy = [0] * cores                 # a private FPU divides until then
     divider_busy = [0]                     # the shared divider (gvsoc4) divides until then
     half = [0] * cores                     # 1: the second half of a straddling load is next
     conflicts = np.zeros((cores, BANKS), np.int64)
-    rr: dict[int, int] = {}            # per resource: banks 0..15, FPU u at 32 + u
+    rr: dict[int, int] = {}            # per resource: banks 0..15, FPU u at 32 + u, L1 48 + b
+    fetching: list[int | None] = [None] * cores    # the line a core's fetch waits for
 
     def arrive(c: int) -> None:
         """Core c's next instruction: when can it issue?  The wait is charged to why: the
         late operand (a load: load_use, an FP result: fpu_dep), or the core's own FPU still
         dividing (fpu_struct, which takes the whole wait when it ends last)."""
+        if icache is not None and not icache.in_l0(c, pcs[idx[c]] >> 4):
+            fetching[c] = pcs[idx[c]] >> 4     # the fetch asks the L1 first
+            issue[c] = T[c]
+            return
         if idx[c] == len(body):
-            out["end"][c] = T[c]
+            out["end"][c] = T[c]                # (the fetch of the csrr after the body done)
             return
         op, _, rs, _ = body[idx[c]]
         fp = op in ("fadd", "fdiv")
@@ -268,13 +355,19 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     for c in range(cores):
         arrive(c)
     t = 0
-    while any(i < len(body) for i in idx):
+    while any(i < len(body) or f is not None for i, f in zip(idx, fetching, strict=True)):
         requests: dict[int, list[int]] = {}
         for c in range(cores):
+            if issue[c] == t and fetching[c] is not None:
+                if first[c] < 0:
+                    first[c] = t
+                requests.setdefault(48 + fetching[c] % 2, []).append(c)
+                continue
             if idx[c] < len(body) and issue[c] == t:
                 op, _, _, word = body[idx[c]]
-                if op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
-                          "dma3", "bar", "lpsetup") or (
+                to_l2 = op in ("lwl2", "swl2") or (op[:3] == "dma" and c > 0)
+                if (op in ("addi", "lwl2", "swl2", "mul", "mulh", "beq", "j", "dma1", "dma2",
+                           "dma3", "bar", "lpsetup") and not (to_l2 and l2_axi)) or (
                         op in ("fadd", "fdiv") and not shared_fpus):
                     execute(c, t)
                     continue
@@ -285,6 +378,7 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                     issue[c] = divider_busy[0]
                     continue
                 res = (FDIV if op == "fdiv" else 32 + c % 4 if op == "fadd"
+                       else 52 + (op != "lwl2") if to_l2
                        else (k * c + word + half[c]) % BANKS)
                 requests.setdefault(res, []).append(c)
         chosen: dict[int, list[int]] = {}
@@ -333,8 +427,21 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
                 ports = [p for p, b in pairs if b == res] if dma_asked else []
                 rr[res] = pointer(res, winners[0], who + ports)
             for c in who:
-                if c in winners:
+                if c in winners and fetching[c] is not None:
+                    wait = icache.refill(c, fetching[c], t)
+                    out["imiss"][c] += wait
+                    fetching[c] = None
+                    first[c] = -1
+                    T[c] = t + wait
+                    arrive(c)
+                elif c in winners:
                     execute(c, t)
+                elif res >= 52:
+                    out["ext_mem"][c] += 1
+                    issue[c] = t + 1
+                elif res >= 48:
+                    out["imiss"][c] += 1
+                    issue[c] = t + 1
                 elif res >= 32:
                     out["fpu_struct"][c] += 1
                     issue[c] = t + 1
@@ -347,6 +454,22 @@ def reference(body: list[tuple], cores: int, k: int, policy: str,
     return out
 
 
+def warm_icache(m, body: list[tuple], cores: int, mode: str
+                ) -> tuple[ICache | None, list[int]]:
+    """The reference's instruction cache at the body's start (every line of the set-up code
+    refilled in address order: once into the L1, then into each core's L0) and the pcs of the
+    body's dynamic instructions."""
+    start, base = m.program.entry, m.program.symbols["body"].value
+    pcs = dynamic_pcs(body, base) + [base + 4 * len(body)]
+    if mode == "ideal":
+        return None, pcs
+    icache = ICache(cores, mode, L2_LAT)
+    for line in range(start >> 4, ((base - 1) >> 4) + 1):
+        for c in range(cores):
+            icache.refill(c, line, -1_000_000)
+    return icache, pcs
+
+
 @pytest.mark.parametrize("fpus", ["private", "gvsoc4"])
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("policy", ["round_robin", "fifo", "none", "rr_arb_tree"])
@@ -357,11 +480,15 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     body = random_body(rng, 60, fp=fpus == "gvsoc4" or seed % 2 == 1, dma=seed % 3 != 0,
                        barriers=seed % 3)
     split = "any" if policy == "fifo" else "word_crossing"     # (fifo: as in gvsoc-2022)
+    # the instruction cache: GVSoC's with fifo (as in gvsoc-2022), else the RTL's; some ideal
+    mode = "ideal" if seed % 4 == 3 else "gvsoc" if policy == "fifo" else "rtl"
+    l2 = "axi" if seed % 2 == 0 else "none"
     r, m = run_asm(source(body, k, cores), cores=cores, conflict_policy=policy,
-                   fpu_sharing=fpus, misaligned_split=split)
+                   fpu_sharing=fpus, misaligned_split=split, icache=mode, l2_contention=l2)
     assert r.status == "exited"
+    icache, pcs = warm_icache(m, body, cores, mode)
     ref = reference(dynamic(body), cores, k, policy, shared_fpus=fpus == "gvsoc4",
-                    split_any=split == "any")
+                    split_any=split == "any", icache=icache, pcs=pcs, l2_axi=l2 == "axi")
     start = [m.reg(c, "s10") + CSR_SLOW for c in range(cores)]
     assert len(set(start)) == 1                     # the body starts in the same cycle on all
     ends = np.array([m.reg(c, "s11") - start[0] for c in range(cores)])
@@ -373,6 +500,11 @@ def test_the_engine_times_cores_as_the_lockstep_reference_does(policy, seed, fpu
     assert r.category("misaligned").tolist() == ref["misaligned"].tolist()
     for name in ("fpu_dep", "ext_mem", "muldiv", "branch", "barrier"):
         assert r.category(name).tolist() == ref[name].tolist(), name
+    # the misses of the body and of the csrr after it, from the per-instruction profile
+    span = (r.profile_pc >= pcs[0]) & (r.profile_pc <= pcs[-1])
+    body_imiss = r.profile_stall[:, span, L.C_IMISS].sum(axis=1)
+    assert body_imiss.tolist() == ref["imiss"].tolist()
+    assert (mode == "ideal") == (r.category("imiss") == 0).all()
     # the two csrr mcycle around the body are the run's other jump cycles
     assert (r.category("jump") - 2 * (CSR_SLOW - 1)).tolist() == ref["jump"].tolist()
     assert (r.conflicts[:, :BANKS] == ref["conflicts"]).all()
@@ -388,10 +520,12 @@ def test_one_outstanding_fp_operation_times_as_the_reference(seed, fpus):
     cores = int(rng.choice([2, 3, 5, 8]))
     k = int(rng.choice([0, 1, 4, 8]))
     body = random_body(rng, 60, fp=True, dma=seed % 2 == 0, barriers=seed % 3)
-    r, m = run_asm(source(body, k, cores), cores=cores, fpu_sharing=fpus, fpu_latency=2)
+    r, m = run_asm(source(body, k, cores), cores=cores, fpu_sharing=fpus, fpu_latency=2,
+                   icache="rtl")
     assert r.status == "exited"
+    icache, pcs = warm_icache(m, body, cores, "rtl")
     ref = reference(dynamic(body), cores, k, "rr_arb_tree", shared_fpus=fpus == "gvsoc4",
-                    fpu_lat=2)
+                    fpu_lat=2, icache=icache, pcs=pcs)
     start = m.reg(0, "s10") + CSR_SLOW
     assert [m.reg(c, "s11") - start for c in range(cores)] == ref["end"].tolist()
     assert r.category("fpu_struct").tolist() == ref["fpu_struct"].tolist()

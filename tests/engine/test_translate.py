@@ -39,7 +39,7 @@ EXIT = """
 def observables(r) -> dict:
     out = {name: np.asarray(getattr(r, name)).copy() for name in (
         "cycles", "instret", "categories", "profile_count", "profile_stall", "conflicts",
-        "conflict_winners", "x", "f", "fcsr")}
+        "conflict_winners", "x", "f", "fcsr", "profile_imiss")}
     out["perf"] = {k: v.copy() for k, v in r.perf.items()}
     out["end"] = (r.status, r.exit_code, r.exit_codes, r.stdout, repr(r.fault))
     return out

@@ -63,7 +63,31 @@ class Insn(Item):
         return short if short > self.size or shrink else self.size
 
     def emit(self, scope: Scope) -> bytes:
-        return scope.encoder.emit(self, scope)
+        out = scope.encoder.emit(self, scope)
+        if self.mnemonic in ("cv.setup", "cv.setupi") and len(self.operands) == 3:
+            warn_short_hwloop_body(self, scope)
+        return out
+
+
+# CV32E40P user manual, corev_hw_loop.rst, "Hardware Loop constraints": "HWLoop body must
+# contain at least 3 instructions" (and no compressed ones, so 12 bytes)
+COREV_HWLOOP_MIN_BODY = 3
+
+
+def warn_short_hwloop_body(insn: Insn, scope: Scope) -> None:
+    """Warn at the end label of a ``cv.setup``/``cv.setupi`` whose body (from the next
+    instruction up to the label) is shorter than the manual allows: the core does not check
+    it, and the loop's behaviour is undefined."""
+    text, column = insn.operands[2]
+    try:
+        end = scope.value(text)
+    except ExprError:
+        return                      # the encoder has reported it
+    count = (end - (scope.pc + 4)) // 4
+    if count < COREV_HWLOOP_MIN_BODY:
+        scope.warn(f"hardware loop body of {max(count, 0)} instruction(s): the CV32E40P manual "
+                   f"requires at least {COREV_HWLOOP_MIN_BODY} (corev_hw_loop.rst, Hardware "
+                   "Loop constraints)", column)
 
 
 @dataclass(eq=False)

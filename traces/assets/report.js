@@ -135,10 +135,10 @@ function render(D) {
     return Object.keys(stalls).sort((a, b) => stalls[b] - stalls[a]).map((k) => k + " " + fmt(stalls[k])).join(", ");
   }
   const hot = document.getElementById("hot");
-  head(hot, ["pc", "function", "instruction", "cycles", "% of core-cycles", "issued", "stall cycles by reason"]);
+  head(hot, ["pc", "function", "instruction", "cycles", "% of core-cycles", "issued", "icache misses", "stall cycles by reason"]);
   for (const h of D.hot) {
     hot.appendChild(el("tr", {}, [el("td", { class: "mono", text: hex(h.pc) }), el("td", { text: h.fn }), el("td", { class: "mono", text: h.text }),
-      num(h.cycles), el("td", { class: "n", text: pct(h.cycles, coreCycles) }), num(h.count), el("td", { text: stallText(h.stalls) })]));
+      num(h.cycles), el("td", { class: "n", text: pct(h.cycles, coreCycles) }), num(h.count), num(h.imiss), el("td", { text: stallText(h.stalls) })]));
   }
 
   // ---- annotated listing ----------------------------------------------------------------------
