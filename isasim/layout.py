@@ -96,7 +96,10 @@ CS_LD_EXT, CS_ST_EXT, CS_LD_EXT_CYC, CS_ST_EXT_CYC, CS_TAKEN = 80, 81, 82, 83, 8
 CS_TR_LEN, CS_RBASE, CS_RSIZE, CS_ROFF, CS_SLEEP_WD, CS_JMP_STALL = 85, 86, 87, 88, 89, 90
 CS_LOST = 91        # bank arbitrations lost at the current park, not yet charged (charge_lost)
 CS_FPU_WD = 95      # the register the outstanding FP operation writes (until CS_FPUBUSY)
-NCS = 96
+# extra cycles of this core's loads / stores to L2 (the cluster's cores reach it through the
+# cluster's AXI port, the fabric controller directly: isasim.soc)
+CS_EXT_LAT, CS_EXT_ST_LAT = 100, 101
+NCS = 112
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 
@@ -104,6 +107,7 @@ CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 ST_RUNNING, ST_PARKED, ST_SLEEPING, ST_HALTED = 0, 1, 2, 3
 # what a sleeping core waits for
 SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA, SLEEP_EVENT = 1, 2, 3, 4
+SLEEP_OFF = 5       # a SoC's cluster core before the cluster control unit fetch-enables it
 # shared resources a parked core may wait for: TCDM banks 0..31, then these
 RES_FPU = 32          # + shared FPU index
 RES_FDIV = 40         # the cluster's shared divider / square-root unit
@@ -140,7 +144,11 @@ K_UNALIGNED_TGT = 38  # extra cycles of a jump / taken branch to a non-word-alig
 K_FENCE_I_PEN = 37    # extra cycles of fence.i
 K_CSR_SLOW = 36       # cycles of an access to the CV32E40P's slow CSRs
 K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penalty
-NCFG = 40
+# the pulp-open SoC around the cluster (isasim.soc): 1 when the last core is the fabric
+# controller, and the number of cluster cores (the cores before it)
+K_SOC = 48
+K_NCLUSTER = 49
+NCFG = 64
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar
 FAMILY_XPULPV2, FAMILY_COREV, FAMILY_NONE = 0, 1, 2
@@ -166,7 +174,17 @@ L_WATCH = 3968
 # (numbered from the top of the array down) per resource, the requesters (bit mask) of the
 # current round: rr_arb_tree's pointer update looks at all of them
 L_BANK_ASKED = 4032
-NCL = 4096
+# the pulp-open SoC's state (isasim.soc): the fabric controller's ring of runs (it is core 8,
+# past L_RUNS' eight rings), then the SoC peripherals' registers
+L_SOC = 6144
+L_FC_RUNS = L_SOC
+NCL = 8192
+
+
+def runs_base(core: int) -> int:
+    """The CL index of ``core``'s ring of runs (see ``L_RUNS``): cluster cores 0..7 in
+    ``L_RUNS``, the fabric controller (core 8 of a SoC) in ``L_FC_RUNS``."""
+    return L_RUNS + core * RUN_RING * 2 if core < 8 else L_FC_RUNS
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration
 DMA_PORT0 = 8
