@@ -79,6 +79,7 @@ class ClusterConfig:
     soc: bool = False
     fc_l2_latency: int = 1
     fc_l2_store_latency: int = 0
+    soc_periph_latency: int = 0
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -185,6 +186,7 @@ class ClusterConfig:
         k[L.K_NCORES] = self.cores
         k[L.K_NCLUSTER] = self.cluster_cores
         k[L.K_SOC] = int(self.soc)
+        k[L.K_SOC_PERIPH_LAT] = self.soc_periph_latency
         k[L.K_BRANCH_PEN] = self.branch_penalty
         k[L.K_JUMP_PEN] = self.jump_penalty
         k[L.K_JALR_DEP] = self.jalr_dep_penalty
@@ -269,6 +271,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "l2_latency": (0, MAX_LATENCY),
     "fc_l2_latency": (0, MAX_LATENCY),
     "fc_l2_store_latency": (0, MAX_LATENCY),
+    "soc_periph_latency": (0, MAX_LATENCY),
     "l2_store_latency": (0, MAX_LATENCY),
     "barrier_req_latency": (0, MAX_LATENCY),
     "barrier_wakeup_latency": (0, MAX_LATENCY),
@@ -348,6 +351,8 @@ FIELD_DOCS: dict[str, str] = {
            "unit; SoC control, stdout, interrupt controller, timers",
     "fc_l2_latency": "extra cycles of a fabric-controller load from L2 or the TCDM (soc)",
     "fc_l2_store_latency": "extra cycles of a fabric-controller store to L2 or the TCDM (soc)",
+    "soc_periph_latency": "extra cycles of a load or store to the SoC peripherals at "
+                          "0x1A000000 (soc; GVSoC's APB interconnect)",
     "max_cycles": "default cycle limit of a run",
 }
 

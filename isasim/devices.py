@@ -325,7 +325,7 @@ def dma_admit(CL, CFG, t):
 
 
 @compiled
-def dma_check(CL, st, n, need, regions):
+def dma_check(CL, CFG, st, n, need, regions):
     """DEVERR code for a command whose word ``n`` (1-based) was just pushed; 0 when fine.
 
     Each word is checked as it arrives, so a fault report names the store that wrote the bad
@@ -341,6 +341,11 @@ def dma_check(CL, st, n, need, regions):
         if size & 3:
             return DEVERR_DMA_ALIGN
     elif n == 2:                # the TCDM address
+        if CFG[U(L.K_SOC)] != 0 and 0 <= v < CFG[U(L.K_TCDM_SIZE)]:
+            # a SoC's cluster cores see their TCDM at 0 too (isasim.soc); mchan takes the
+            # TCDM-relative address
+            v += CFG[U(L.K_TCDM_BASE)]
+            CL[U(st + n)] = v
         if v & 3:
             return DEVERR_DMA_ALIGN
         if not in_ram(regions, v, length, True):
@@ -391,7 +396,7 @@ def dma_access(c, off, is_store, value, t, CFG, CS, CL, regions):
     n += 1
     cmd = CL[U(st + 1)]
     need = 5 if cmd & (1 << 19) else 3
-    err = dma_check(CL, st, n, need, regions)
+    err = dma_check(CL, CFG, st, n, need, regions)
     if err != DEVERR_NONE:
         CL[U(st)] = 0
         return fault(CL, err)

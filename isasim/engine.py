@@ -288,12 +288,15 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
         else:
             val, st = D.device_access(c, ea, kind == L.MEM_STORE, bv, s, CFG, CS, CL, OUT,
                                       regions)
+        if CFG[U(L.K_SOC)] != 0 and soc.SOC_BASE <= ea < soc.SOC_END:
+            pen = CFG[U(L.K_SOC_PERIPH_LAT)]      # the SoC's APB, as GVSoC's apb_ico
+            pcat = L.C_EXT
         if st == D.DEV_OUT_FULL:
             ev = L.EV_OUT_FULL
         elif st == D.DEV_EXIT:
             ev = L.EV_TOHOST      # Machine ends every core at this cycle, as for tohost
             st = D.DEV_OK
-        return val, 0, 0, ev, st
+        return val, pen, pcat, ev, st
     if kind == L.MEM_LOAD:
         val = load(mem8, mem16, mem32, off, lsz, signed)
     else:
@@ -819,6 +822,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     # reaches it over the SoC interconnect: ordered, with its L2 latency, never arbitrated)
     ncluster = CFG[U(L.K_NCLUSTER)]
     cluster_tcdm_size = tcdm_size
+    # a SoC's cluster cores also see their TCDM at address 0 (pulp-runtime's L1 pointers);
+    # l1_alias is the size of that view for the core being run (0: none)
+    soc_alias = tcdm_size if CFG[U(L.K_SOC)] != 0 else 0
+    l1_alias = 0
     fpu_shared = CFG[U(L.K_FPU_SHARED)] != 0
     # CV32E40P: one FP operation outstanding; it occupies the FPU when it has a latency
     fpu_one = CFG[U(L.K_FPU_ONE_OUT)] != 0
@@ -943,6 +950,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
         tcdm_size = cluster_tcdm_size if c < ncluster else 0
+        l1_alias = soc_alias if c < ncluster else 0
 
         # ---- run core c until it parks, sleeps, stops or needs Python ----
         while True:
@@ -1116,6 +1124,9 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 dd = ea - tcdm_base
                 if 0 <= dd and dd + size <= tcdm_size:
                     off = tcdm_off + dd
+                    rk = L.RK_TCDM
+                elif ea + size <= l1_alias:
+                    off = tcdm_off + ea
                     rk = L.RK_TCDM
                 else:
                     off, rk = translate(regions, ea, size)

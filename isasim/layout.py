@@ -148,6 +148,7 @@ K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penal
 # controller, and the number of cluster cores (the cores before it)
 K_SOC = 48
 K_NCLUSTER = 49
+K_SOC_PERIPH_LAT = 50   # extra cycles of an access to the SoC's peripherals (0x1A000000..)
 NCFG = 64
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar

@@ -14,12 +14,18 @@ void cluster_main(uint32_t core) {
     barrier_setup((1u << NB_CORES) - 1);
     round_of[core] = 0;
     barrier();
+    if (core == 0) perf_start();
     for (uint32_t r = 1; r <= ROUNDS; r++) {
         round_of[core] = r;
         barrier();
         for (int i = 0; i < NB_CORES; i++)
             if (round_of[i] != r) errors[core]++;
         barrier();
+    }
+    if (core == 0) {
+        perf_stop();
+        counted_cycles[0] = perf_cycles();
+        counted_instrs[0] = perf_instrs();
     }
     if (core == 0) cluster_done = 1;
 }
@@ -33,6 +39,11 @@ int main(void) {
     put_dec(ROUNDS);
     put_str(", errors: ");
     put_dec(bad);
+    put_char('\n');
+    put_str("core 0 cycles ");
+    put_dec(counted_cycles[0]);
+    put_str(" instructions ");
+    put_dec(counted_instrs[0]);
     put_char('\n');
     return bad != 0;
 }

@@ -9,12 +9,16 @@ volatile uint32_t cluster_done;
 
 void cluster_main(uint32_t core) {
     barrier_setup((1u << NB_CORES) - 1);
+    if (core == 0) perf_start();
     if (core == 0) dma_wait(dma_copy((uint32_t)(uintptr_t)local, (uint32_t)(uintptr_t)table, N * 4, 1));
     barrier();
     for (int i = core * (N / NB_CORES); i < (int)(core + 1) * (N / NB_CORES); i++) local[i] *= 2;
     barrier();
     if (core == 0) {
         dma_wait(dma_copy((uint32_t)(uintptr_t)local, (uint32_t)(uintptr_t)table, N * 4, 0));
+        perf_stop();
+        counted_cycles[0] = perf_cycles();
+        counted_instrs[0] = perf_instrs();
         cluster_done = 1;
     }
 }
@@ -32,6 +36,11 @@ int main(void) {
     put_dec(sum);
     put_str(", errors ");
     put_dec(bad);
+    put_char('\n');
+    put_str("core 0 cycles ");
+    put_dec(counted_cycles[0]);
+    put_str(" instructions ");
+    put_dec(counted_instrs[0]);
     put_char('\n');
     return bad != 0;
 }

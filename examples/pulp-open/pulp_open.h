@@ -114,4 +114,38 @@ static inline uint32_t perf_instrs(void) {
     return v;
 }
 
+/* The bench programs' common frame: every core started runs `kernel` between starting and
+ * stopping its counters; after a barrier, core 0 prints each core's counts
+ * ("core I cycles C instructions N") and ends the computation with status 0. */
+static volatile uint32_t counted_cycles[NB_CORES], counted_instrs[NB_CORES];
+
+static inline void measure(uint32_t core, uint32_t ncores, void (*kernel)(uint32_t)) {
+    barrier_setup((1u << ncores) - 1);
+    barrier();
+    perf_start();
+    kernel(core);
+    perf_stop();
+    counted_cycles[core] = perf_cycles();
+    counted_instrs[core] = perf_instrs();
+    barrier();
+    if (core != 0) return;
+    for (uint32_t i = 0; i < ncores; i++) {
+        put_str("core ");
+        put_dec(i);
+        put_str(" cycles ");
+        put_dec(counted_cycles[i]);
+        put_str(" instructions ");
+        put_dec(counted_instrs[i]);
+        put_char('\n');
+    }
+    soc_exit(0);
+}
+
+/* the FC's main of a cluster program: start the cores at _start, sleep (core 0 ends the run) */
+static inline int run_cluster(uint32_t mask) {
+    cluster_fetch(mask, (void (*)(void))0x1C008000);
+    for (;;) __asm__ volatile("wfi");
+    return 0;
+}
+
 #endif

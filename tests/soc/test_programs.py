@@ -43,13 +43,13 @@ def test_cluster_event_wakes_the_fc_from_wfi(tmp_path):
 def test_barriers(tmp_path, rounds):
     r, _ = run_example("barrier", tmp_path, f"-DROUNDS={rounds}")
     assert (r.status, r.exit_code) == ("exited", 0)
-    assert r.stdout == f"barrier rounds: {rounds}, errors: 0\n"
+    assert r.stdout.splitlines()[0] == f"barrier rounds: {rounds}, errors: 0"
 
 
 def test_dma_round_trip(tmp_path):
     r, _ = run_example("dma", tmp_path)
     assert (r.status, r.exit_code) == ("exited", 0)
-    assert r.stdout == f"dma: sum {sum(2 * (i + 1) for i in range(512))}, errors 0\n"
+    assert r.stdout.splitlines()[0] == f"dma: sum {sum(2 * (i + 1) for i in range(512))}, errors 0"
 
 
 def test_alu_loop_counters(tmp_path):
