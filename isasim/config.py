@@ -80,6 +80,7 @@ class ClusterConfig:
     fc_l2_latency: int = 1
     fc_l2_store_latency: int = 0
     soc_periph_latency: int = 0
+    sleep_in_cycle_counter: bool = False
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -353,6 +354,8 @@ FIELD_DOCS: dict[str, str] = {
     "fc_l2_store_latency": "extra cycles of a fabric-controller store to L2 or the TCDM (soc)",
     "soc_periph_latency": "extra cycles of a load or store to the SoC peripherals at "
                           "0x1A000000 (soc; GVSoC's APB interconnect)",
+    "sleep_in_cycle_counter": "the PCER cycle counter also counts the cycles a core sleeps "
+                              "(GVSoC) instead of stopping with the core's gated clock (RTL)",
     "max_cycles": "default cycle limit of a run",
 }
 

@@ -908,8 +908,10 @@ class Machine:
         b = core * L.NCS
         v = np.zeros(32, dtype=np.int64)
         # the PCER cycle counter is clock-gated with the core: sleeping cycles do not count
-        v[L.PE_CYCLES] = (self.CS[b + L.CS_T] - cat[L.C_BARRIER] - cat[L.C_DMA_WAIT]
-                          - cat[L.C_IDLE])
+        # (unless the configuration counts them, as GVSoC does)
+        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        if not self.config.sleep_in_cycle_counter:
+            v[L.PE_CYCLES] -= cat[L.C_BARRIER] + cat[L.C_DMA_WAIT] + cat[L.C_IDLE]
         v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
         v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
         v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
