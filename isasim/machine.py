@@ -568,8 +568,9 @@ class Machine:
             if cause in (L.CAUSE_LOAD_ACCESS, L.CAUSE_STORE_ACCESS, L.CAUSE_LOAD_MISALIGNED,
                          L.CAUSE_STORE_MISALIGNED, L.CAUSE_FETCH_ACCESS):
                 detail = f"address {tval:#010x}"
-                if self.config.soc and cause != L.CAUSE_FETCH_ACCESS:
-                    detail += f" ({soc.describe(tval, self.config.periph_base)})"
+                where = soc.describe(tval, self.config.periph_base) if self.config.soc else ""
+                if where and cause != L.CAUSE_FETCH_ACCESS:
+                    detail += f" ({where})"
             elif cause == L.CAUSE_DEVICE:
                 detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")

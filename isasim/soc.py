@@ -108,7 +108,7 @@ RANGES = (
 
 
 def describe(addr: int, periph_base: int = 0x1020_0000) -> str:
-    """The peripheral range ``addr`` falls in, for a fault report."""
+    """The peripheral range ``addr`` falls in, for a fault report ("" for none)."""
     d = addr - periph_base
     if 0 <= d < 0x1_0000:
         names = ((0, 0x400, "cluster control unit"), (0x400, 0x800, "cluster timer (not "
@@ -127,7 +127,11 @@ def describe(addr: int, periph_base: int = 0x1020_0000) -> str:
     for lo, hi, name in RANGES:
         if lo <= addr < hi:
             return f"{name}, {lo:#010x}..{hi - 1:#010x}"
-    return f"SoC window {SOC_BASE:#010x}..{SOC_END - 1:#010x}, no peripheral there"
+    if SOC_BASE <= addr < SOC_END:
+        return f"SoC window {SOC_BASE:#010x}..{SOC_END - 1:#010x}, no peripheral there"
+    if addr < 0x8000:
+        return "L2 private bank 0's alias at 0 (not modelled; its address is 0x1c000000)"
+    return ""
 
 
 @compiled
