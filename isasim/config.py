@@ -81,6 +81,7 @@ class ClusterConfig:
     fc_l2_store_latency: int = 0
     soc_periph_latency: int = 0
     sleep_in_cycle_counter: bool = False
+    perf_counts_enabling_write: bool = True
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -356,6 +357,8 @@ FIELD_DOCS: dict[str, str] = {
                           "0x1A000000 (soc; GVSoC's APB interconnect)",
     "sleep_in_cycle_counter": "the PCER cycle counter also counts the cycles a core sleeps "
                               "(GVSoC) instead of stopping with the core's gated clock (RTL)",
+    "perf_counts_enabling_write": "the cycle and instruction counters count the CSR write "
+                                  "that starts them (false: counting starts after it, GVSoC)",
     "max_cycles": "default cycle limit of a run",
 }
 
