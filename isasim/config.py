@@ -81,6 +81,13 @@ class ClusterConfig:
     icache: str = "ideal"
     icache_refill_latency: int = 2
     l2_contention: str = "none"
+    # the pulp-open SoC around the cluster (isasim.soc): the last core is the fabric controller
+    soc: bool = False
+    fc_l2_latency: int = 1
+    fc_l2_store_latency: int = 0
+    soc_periph_latency: int = 0
+    sleep_in_cycle_counter: bool = False
+    perf_counts_enabling_write: bool = True
     max_cycles: int = 2_000_000_000
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -109,6 +116,16 @@ class ClusterConfig:
     def dma_demux(self) -> int:
         return self.periph_base + 0x4400
 
+    @property
+    def cluster_cores(self) -> int:
+        """The cluster's cores (0..n-1): every core but a SoC's fabric controller."""
+        return self.cores - 1 if self.soc else self.cores
+
+    @property
+    def fc_core(self) -> int | None:
+        """The fabric controller's core index (the last core), None without a SoC."""
+        return self.cores - 1 if self.soc else None
+
     def replace(self, **changes) -> ClusterConfig:
         return dataclasses.replace(self, **changes)
 
@@ -128,6 +145,10 @@ class ClusterConfig:
             if not lo <= value <= hi:
                 raise ConfigError(f"{name} = {value} is out of range: it must be "
                                   f"{_span(lo, hi)}")
+        if self.cores > 8 + self.soc or (self.soc and self.cores < 2):
+            raise ConfigError(f"cores = {self.cores} is out of range: it must be "
+                              + ("2..9 (1..8 cluster cores and the fabric controller)"
+                                 if self.soc else "1..8"))
         for base, size in (("tcdm_base", "tcdm_size"), ("l2_base", "l2_size"),
                            ("periph_base", "periph_size")):
             end = getattr(self, base) + getattr(self, size)
@@ -176,6 +197,9 @@ class ClusterConfig:
         """The numbers the compiled loop reads (``layout.K_*``)."""
         k = np.zeros(L.NCFG, dtype=np.int64)
         k[L.K_NCORES] = self.cores
+        k[L.K_NCLUSTER] = self.cluster_cores
+        k[L.K_SOC] = int(self.soc)
+        k[L.K_SOC_PERIPH_LAT] = self.soc_periph_latency
         k[L.K_BRANCH_PEN] = self.branch_penalty
         k[L.K_JUMP_PEN] = self.jump_penalty
         k[L.K_JALR_DEP] = self.jalr_dep_penalty
@@ -234,7 +258,7 @@ MAX_RUN_CYCLES = 1 << 60     # the loop's "never" is 2^62 cycles
 
 # the allowed values of every integer setting, (lowest, highest)
 INT_RANGES: dict[str, tuple[int, int]] = {
-    "cores": (1, 8),
+    "cores": (1, 9),                         # 9: a SoC's 8 cluster cores and its FC
     "cluster_id": (0, 63),                   # mhartid bits 10..5
     "tcdm_base": (0, ADDRESS_END - 4),
     "tcdm_size": (4, MAX_MEMORY),
@@ -261,6 +285,9 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "csr_slow_cycles": (1, MAX_LATENCY),
     "fs_reset": (0, 3),                      # mstatus.FS is two bits
     "l2_latency": (0, MAX_LATENCY),
+    "fc_l2_latency": (0, MAX_LATENCY),
+    "fc_l2_store_latency": (0, MAX_LATENCY),
+    "soc_periph_latency": (0, MAX_LATENCY),
     "l2_store_latency": (0, MAX_LATENCY),
     "barrier_req_latency": (0, MAX_LATENCY),
     "barrier_wakeup_latency": (0, MAX_LATENCY),
@@ -279,7 +306,8 @@ def _span(lo: int, hi: int) -> str:
 
 FIELD_DOCS: dict[str, str] = {
     "name": "preset name",
-    "cores": "worker cores in the cluster (SPMD: all start at the entry)",
+    "cores": "worker cores in the cluster (SPMD: all start at the entry); with soc, the "
+             "cluster's cores and the fabric controller (the last one)",
     "cluster_id": "cluster index in mhartid = cluster << 5 | core",
     "xpulp": "ISA decoded, as an ISA string (rv32imfc_xpulpv2_xf16_xf16alt_xfvec: the PULP "
              "set; _zfinx: FP values in the x registers) or a family: xpulpv2 (that PULP set), "
@@ -343,6 +371,17 @@ FIELD_DOCS: dict[str, str] = {
     "l2_contention": "cores' L2 accesses: none (each pays l2_latency whatever the others do, "
                      "as GVSoC's routers) or axi (the cluster's AXI port to the SoC takes one "
                      "read and one write request a cycle; a loser waits, ext_mem)",
+    "soc": "the pulp-open SoC around the cluster (isasim.soc): the last core is the fabric "
+           "controller, started at the entry; cluster cores start through the cluster control "
+           "unit; SoC control, stdout, interrupt controller, timers",
+    "fc_l2_latency": "extra cycles of a fabric-controller load from L2 or the TCDM (soc)",
+    "fc_l2_store_latency": "extra cycles of a fabric-controller store to L2 or the TCDM (soc)",
+    "soc_periph_latency": "extra cycles of a load or store to the SoC peripherals at "
+                          "0x1A000000 (soc; GVSoC's APB interconnect)",
+    "sleep_in_cycle_counter": "the PCER cycle counter also counts the cycles a core sleeps "
+                              "(GVSoC) instead of stopping with the core's gated clock (RTL)",
+    "perf_counts_enabling_write": "the cycle and instruction counters count the CSR write "
+                                  "that starts them (false: counting starts after it, GVSoC)",
     "max_cycles": "default cycle limit of a run",
 }
 

@@ -182,7 +182,13 @@ class CsrFile:
             # live -> frozen keeps the value (live - baseline); frozen -> live keeps the value by
             # making the baseline live - value: the same expression both ways
             base = self._cs(c, L.CS_PERF_BASE + e)
-            self._set(c, L.CS_PERF_BASE + e, self.m.perf_counter(c, e) - base)
+            live = self.m.perf_counter(c, e)
+            if now and e in (L.PE_CYCLES, L.PE_INSTR) and \
+                    not self.m.config.perf_counts_enabling_write:
+                # the CSR write that starts the counter retires after this: leave out its
+                # cycle and the instruction itself (GVSoC's counters start after it)
+                live += 1
+            self._set(c, L.CS_PERF_BASE + e, live - base)
 
     def _write_pcer(self, c: int, v: int) -> None:
         before = [self._counting(c, e) for e in range(32)]

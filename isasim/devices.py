@@ -17,6 +17,7 @@ window and returns ``(value, status)``:
                   accesses (a lone core polling the DMA status would never see it finish);
 * ``DEV_RETRY``   not done: the DMA's command queue is full; the core tries the same access
                   again in the next cycle (mchan holds the request until a transfer completes).
+* ``DEV_EXIT``    done, and the whole run ends (a SoC's end of computation: ``isasim.soc``).
 
 Devices (PULP addresses from gvsoc-pulp ``pulp_open/soc.json``, ``archi/eu_v3.h`` and
 ``mchan_v7_impl.cpp``; per-core demux windows):
@@ -54,7 +55,7 @@ from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import translate
 
-DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP, DEV_SYNC, DEV_RETRY = range(7)
+DEV_OK, DEV_FAULT, DEV_OUT_FULL, DEV_HALT, DEV_SLEEP, DEV_SYNC, DEV_RETRY, DEV_EXIT = range(8)
 SIMDEV_PUTCHAR = 0x0
 SIMDEV_EXIT = 0x4
 SIMDEV_SIZE = 0x10
@@ -68,10 +69,12 @@ DMA_RING = 1 + DMA_GLOBAL_DEPTH
 DMA_IDS = 16
 
 # CL offsets (inside L_CLUSTER .. L_LATWHY)
-EU_MASK = L.L_CLUSTER            # 8 cores
-EU_BUF = EU_MASK + 8             # 8 cores
-EU_WAIT = EU_BUF + 8             # 8 cores: 0 not waiting, 1 wait, 2 wait-and-clear
-BAR = EU_WAIT + 8                # 9 barriers x (trigger mask, target mask, status)
+# per core (16 slots: the 8 cluster cores, and a SoC's fabric controller as core 8, whose
+# interrupt controller isasim.soc keeps here: its wfi waits like a cluster core's event wait)
+EU_MASK = L.L_CLUSTER
+EU_BUF = EU_MASK + 16
+EU_WAIT = EU_BUF + 16            # 0 not waiting, 1 wait, 2 wait-and-clear
+BAR = EU_WAIT + 16               # 9 barriers x (trigger mask, target mask, status)
 DMA_BUSY = BAR + 3 * N_BARRIERS  # mask of allocated transfer ids
 DMA_NEXT_ID = DMA_BUSY + 1
 DMA_NEXT_T = DMA_BUSY + 2        # cycle of the next beat (BIG when idle)
@@ -90,7 +93,7 @@ DMA_END = DMA_CQ + 8 * DMA_CORE_DEPTH * QW
 # error codes reported with DEV_FAULT
 (DEVERR_NONE, DEVERR_UNMAPPED, DEVERR_READ_ONLY, DEVERR_DMA_RANGE, DEVERR_DMA_ALIGN,
  DEVERR_BARRIER_ID, DEVERR_BARRIER_MASK, DEVERR_DMA_LENGTH, DEVERR_DMA_TCDM_RANGE,
- DEVERR_DMA_NO_ID) = range(10)
+ DEVERR_DMA_NO_ID, DEVERR_NOT_FROM_FC, DEVERR_SOC_UNMAPPED, DEVERR_SOC_SIZE) = range(13)
 DEVERR_TEXT = (
     "", "no device register at this address", "write to a read-only device register",
     "DMA external address range (address + (lines - 1) * stride + line) outside L2 / RAM",
@@ -99,6 +102,10 @@ DEVERR_TEXT = (
     "core is not in the barrier's trigger mask", "DMA transfer or 2-D line of length 0",
     "DMA TCDM address range (address + length) outside the TCDM",
     "DMA transfer id wanted while all 16 are busy, and no transfer or other core can free one",
+    "the fabric controller has no access to the cluster's event unit and DMA (cluster cores "
+    "only)",
+    "no register of the SoC model at this address",
+    "SoC peripheral registers take 32-bit accesses only",
 )
 BIG = 1 << 62
 
@@ -194,7 +201,7 @@ def is_barrier_wait(CFG, addr):
 
 @compiled
 def eu_access(c, off, is_store, value, t, CFG, CS, CL):
-    ncores = CFG[U(L.K_NCORES)]
+    ncores = CFG[U(L.K_NCLUSTER)]
     if 0x200 <= off < 0x400:
         bid = (off - 0x200) >> 5
         if bid >= N_BARRIERS:
@@ -318,7 +325,7 @@ def dma_admit(CL, CFG, t):
 
 
 @compiled
-def dma_check(CL, st, n, need, regions):
+def dma_check(CL, CFG, st, n, need, regions):
     """DEVERR code for a command whose word ``n`` (1-based) was just pushed; 0 when fine.
 
     Each word is checked as it arrives, so a fault report names the store that wrote the bad
@@ -334,6 +341,11 @@ def dma_check(CL, st, n, need, regions):
         if size & 3:
             return DEVERR_DMA_ALIGN
     elif n == 2:                # the TCDM address
+        if CFG[U(L.K_SOC)] != 0 and 0 <= v < CFG[U(L.K_TCDM_SIZE)]:
+            # a SoC's cluster cores see their TCDM at 0 too (isasim.soc); mchan takes the
+            # TCDM-relative address
+            v += CFG[U(L.K_TCDM_BASE)]
+            CL[U(st + n)] = v
         if v & 3:
             return DEVERR_DMA_ALIGN
         if not in_ram(regions, v, length, True):
@@ -384,7 +396,7 @@ def dma_access(c, off, is_store, value, t, CFG, CS, CL, regions):
     n += 1
     cmd = CL[U(st + 1)]
     need = 5 if cmd & (1 << 19) else 3
-    err = dma_check(CL, st, n, need, regions)
+    err = dma_check(CL, CFG, st, n, need, regions)
     if err != DEVERR_NONE:
         CL[U(st)] = 0
         return fault(CL, err)
@@ -439,6 +451,10 @@ def simdev_access(c, off, is_store, value, CS, CL, OUT):
 @compiled
 def device_access(c, addr, is_store, value, t, CFG, CS, CL, OUT, regions):
     """Dispatch a device access by address; see the module docstring for the result."""
+    if c >= CFG[U(L.K_NCLUSTER)] and CFG[U(L.K_EU_BASE)] <= addr < CFG[U(L.K_EU_DEMUX)] + 0x800:
+        # a SoC's fabric controller reaches the cluster's event unit and DMA only through
+        # cluster cores' per-core windows, which it does not have (isasim.soc)
+        return fault(CL, DEVERR_NOT_FROM_FC)
     d = addr - CFG[U(L.K_EU_DEMUX)]
     if 0 <= d < 0x400:
         return eu_access(c, d, is_store, value, t, CFG, CS, CL)

@@ -43,7 +43,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from isasim import devices as D
-from isasim import icache, jitcache, simd
+from isasim import icache, jitcache, simd, soc
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim.jitcache import compiled
@@ -145,7 +145,8 @@ def start_run(CS, CL, cb, c, pc, instret):
     """Record that core c's execution continues at ``pc`` with instruction number ``instret``
     (a taken branch, jump, hardware-loop back edge, trap or return): see ``L_RUNS``."""
     k = CS[U(cb + L.CS_RUNS)]
-    w = L.L_RUNS + (c * L.RUN_RING + (k & (L.RUN_RING - 1))) * 2
+    # (a SoC's fabric controller, core 8, has its ring past the cluster cores': layout.runs_base)
+    w = (L.L_RUNS + c * L.RUN_RING * 2 if c < 8 else L.L_FC_RUNS) + (k & (L.RUN_RING - 1)) * 2
     CL[U(w)] = pc
     CL[U(w + 1)] = instret
     CS[U(cb + L.CS_RUNS)] = k + 1
@@ -287,10 +288,21 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
     st = 0
     val = 0
     if rk == L.RK_PERIPH:
-        val, st = D.device_access(c, ea, kind == L.MEM_STORE, bv, s, CFG, CS, CL, OUT, regions)
+        if CFG[U(L.K_SOC)] != 0:
+            val, st = soc.soc_access(c, ea, kind == L.MEM_STORE, bv, lsz, s, CFG, CS, CL, OUT,
+                                     regions)
+        else:
+            val, st = D.device_access(c, ea, kind == L.MEM_STORE, bv, s, CFG, CS, CL, OUT,
+                                      regions)
+        if CFG[U(L.K_SOC)] != 0 and soc.SOC_BASE <= ea < soc.SOC_END:
+            pen = CFG[U(L.K_SOC_PERIPH_LAT)]      # the SoC's APB, as GVSoC's apb_ico
+            pcat = L.C_EXT
         if st == D.DEV_OUT_FULL:
             ev = L.EV_OUT_FULL
-        return val, 0, 0, ev, st
+        elif st == D.DEV_EXIT:
+            ev = L.EV_TOHOST      # Machine ends every core at this cycle, as for tohost
+            st = D.DEV_OK
+        return val, pen, pcat, ev, st
     if kind == L.MEM_LOAD:
         val = load(mem8, mem16, mem32, off, lsz, signed)
     else:
@@ -301,11 +313,11 @@ def exec_mem_slow(c, kind, lsz, signed, ea, off, rk, bv, s, CS, CFG, CL, OUT, re
     if rk == L.RK_L2:
         pcat = L.C_EXT
         if kind == L.MEM_LOAD:
-            pen = CFG[U(L.K_EXT_LAT)]
+            pen = CS[U(cb + L.CS_EXT_LAT)]
             CS[U(cb + L.CS_LD_EXT)] += 1
             CS[U(cb + L.CS_LD_EXT_CYC)] += pen
         else:
-            pen = CFG[U(L.K_EXT_ST_LAT)]
+            pen = CS[U(cb + L.CS_EXT_ST_LAT)]
             CS[U(cb + L.CS_ST_EXT)] += 1
             CS[U(cb + L.CS_ST_EXT_CYC)] += pen
     return val, pen, pcat, ev, st
@@ -454,7 +466,8 @@ def finish(CS, CAT, PCS, CL, TR, CFG, code, cap, forced):
     for i in range(n):
         b = i * L.NCS
         st = CS[U(b + L.CS_STATUS)]
-        if not forced and st == L.ST_SLEEPING and CS[U(b + L.CS_SLEEP)] != L.SLEEP_WFI:
+        if (not forced and st == L.ST_SLEEPING and CS[U(b + L.CS_SLEEP)] != L.SLEEP_WFI
+                and CS[U(b + L.CS_SLEEP)] != L.SLEEP_OFF):
             CL[U(L.L_EV_CORE)] = i
             CL[U(L.L_EV_PC)] = CS[U(b + L.CS_PC)]
             CL[U(L.L_EV_CAUSE)] = L.CAUSE_DEADLOCK
@@ -836,6 +849,14 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
     tohost = CFG[U(L.K_TOHOST)]
     tcdm_base = CFG[U(L.K_TCDM_BASE)]
     tcdm_size = CFG[U(L.K_TCDM_SIZE)]
+    # the cores that reach the TCDM through its banks (a SoC's fabric controller, the last core,
+    # reaches it over the SoC interconnect: ordered, with its L2 latency, never arbitrated)
+    ncluster = CFG[U(L.K_NCLUSTER)]
+    cluster_tcdm_size = tcdm_size
+    # a SoC's cluster cores also see their TCDM at address 0 (pulp-runtime's L1 pointers);
+    # l1_alias is the size of that view for the core being run (0: none)
+    soc_alias = tcdm_size if CFG[U(L.K_SOC)] != 0 else 0
+    l1_alias = 0
     fpu_shared = CFG[U(L.K_FPU_SHARED)] != 0
     # CV32E40P: one FP operation outstanding; it occupies the FPU when it has a latency
     fpu_one = CFG[U(L.K_FPU_ONE_OUT)] != 0
@@ -965,6 +986,8 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         iline = CS[U(cb + L.CS_ILINE)]
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
+        tcdm_size = cluster_tcdm_size if c < ncluster else 0
+        l1_alias = soc_alias if c < ncluster else 0
 
         # ---- run core c until it parks, sleeps, stops or needs Python ----
         while True:
@@ -1029,7 +1052,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                         park(CS, cb, t, CS[U(cb + L.CS_PARK_RES)], link)
                         break
                     continue
-            if ic_on:
+            if ic_on and c < ncluster:
                 # ---- instruction cache: look up only a fetch from another 16-byte line ----
                 ln = code[U(k + L.F_LEN)]
                 if pc >> icache.LINE_SHIFT != iline or (pc + ln - 1) >> icache.LINE_SHIFT != iline:
@@ -1165,8 +1188,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 if 0 <= dd and dd + size <= tcdm_size:
                     off = tcdm_off + dd
                     rk = L.RK_TCDM
+                elif ea + size <= l1_alias:
+                    off = tcdm_off + ea
+                    rk = L.RK_TCDM
                 else:
                     off, rk = translate(regions, ea, size)
+                    if rk == L.RK_TCDM:
+                        rk = L.RK_L2     # the fabric controller's access (see tcdm_size)
                 if off < 0:
                     trap = L.CAUSE_LOAD_ACCESS if kind == L.MEM_LOAD else L.CAUSE_STORE_ACCESS
                     tval = ea
@@ -1484,13 +1512,15 @@ def dependencies() -> list:
         semantics,
         simd,
         smallfloat,
+        soc,
         softfloat,
         softfloat16,
         translate,
         xpulp_alu,
     )
 
-    return [engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd, smallfloat,
+    return [engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd,
+            smallfloat, soc,
             softfloat, softfloat16, translate, xpulp_alu]
 
 

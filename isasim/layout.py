@@ -99,6 +99,9 @@ CS_LOST = 91        # bank arbitrations lost at the current park, not yet charge
 CS_FPU_WD = 95      # the register the outstanding FP operation writes (until CS_FPUBUSY)
 CS_IMISS = 96       # instruction-cache (L0) misses
 CS_ILINE = 97       # the 16-byte line the last fetch checked resident in L0 (-1: none)
+# extra cycles of this core's loads / stores to L2 (the cluster's cores reach it through the
+# cluster's AXI port, the fabric controller directly: isasim.soc)
+CS_EXT_LAT, CS_EXT_ST_LAT = 100, 101
 NCS = 112
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
@@ -107,6 +110,7 @@ CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 ST_RUNNING, ST_PARKED, ST_SLEEPING, ST_HALTED = 0, 1, 2, 3
 # what a sleeping core waits for
 SLEEP_WFI, SLEEP_BARRIER, SLEEP_DMA, SLEEP_EVENT = 1, 2, 3, 4
+SLEEP_OFF = 5       # a SoC's cluster core before the cluster control unit fetch-enables it
 # shared resources a parked core may wait for: TCDM banks 0..31, then these
 RES_FPU = 32          # + shared FPU index
 RES_FDIV = 40         # the cluster's shared divider / square-root unit
@@ -148,6 +152,11 @@ K_MIS_CROSSING = 35   # 1: only an access crossing a word costs misaligned_penal
 K_ICACHE = 40         # instruction cache: ICACHE_IDEAL, ICACHE_RTL or ICACHE_GVSOC
 K_IC_REFILL = 41      # refill latency of each cache level (L0 from L1, L1 from L2)
 K_L2_AXI = 42         # 1: the cores' L2 reads, and their writes, take one request a cycle
+# the pulp-open SoC around the cluster (isasim.soc): 1 when the last core is the fabric
+# controller, and the number of cluster cores (the cores before it)
+K_SOC = 48
+K_NCLUSTER = 49
+K_SOC_PERIPH_LAT = 50   # extra cycles of an access to the SoC's peripherals (0x1A000000..)
 NCFG = 64
 POLICY_ROUND_ROBIN, POLICY_FIFO, POLICY_NONE = 0, 1, 2
 POLICY_RR_ARB_TREE = 3     # common_cells rr_arb_tree (FairArb), as the TCDM interconnect's xbar
@@ -185,7 +194,18 @@ L_IC_L0 = 4104
 IC_L0_STRIDE = 40
 L_IC_L1 = L_IC_L0 + 16 * IC_L0_STRIDE     # 4744
 IC_L1_STRIDE = 264
+# the pulp-open SoC's state (isasim.soc): the fabric controller's ring of runs (it is core 8,
+# past L_RUNS' eight rings), then the SoC peripherals' registers
+L_SOC = 6144
+L_FC_RUNS = L_SOC
 NCL = 8192
+
+
+def runs_base(core: int) -> int:
+    """The CL index of ``core``'s ring of runs (see ``L_RUNS``): cluster cores 0..7 in
+    ``L_RUNS``, the fabric controller (core 8 of a SoC) in ``L_FC_RUNS``."""
+    return L_RUNS + core * RUN_RING * 2 if core < 8 else L_FC_RUNS
+
 
 # the requester ids of the DMA's two TCDM ports in bank arbitration
 DMA_PORT0 = 8

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from isasim import devices as D
-from isasim import engine
+from isasim import engine, soc
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import translate as TX
@@ -158,8 +158,14 @@ class Machine:
         n = cfg.cores
         regions = [("tcdm", cfg.tcdm_base, cfg.tcdm_size, L.RK_TCDM),
                    ("l2", cfg.l2_base, cfg.l2_size, L.RK_L2),
-                   ("cluster-periph", cfg.periph_base, cfg.periph_size, L.RK_PERIPH),
-                   ("simdev", cfg.simdev_base, SIMDEV_SIZE, L.RK_PERIPH)]
+                   ("cluster-periph", cfg.periph_base, cfg.periph_size, L.RK_PERIPH)]
+        if cfg.soc:
+            # the SoC window holds the simulator device too (isasim.soc dispatches it)
+            regions += [("soc", soc.SOC_BASE, soc.SOC_END - soc.SOC_BASE, L.RK_PERIPH),
+                        ("cluster-alias", soc.CLUSTER_ALIAS, soc.CLUSTER_ALIAS_SIZE,
+                         L.RK_PERIPH)]
+        else:
+            regions += [("simdev", cfg.simdev_base, SIMDEV_SIZE, L.RK_PERIPH)]
         regions += self._extra_ram(program, regions)
         self.mmap = MemoryMap(regions)
         for seg in program.segments():
@@ -178,7 +184,8 @@ class Machine:
                 raise LoadError(f"{where} is not 2-byte aligned")
             if self.mmap.region_of(sec.addr, max(sec.size, 1)) is None:
                 raise LoadError(f"{where} does not fit in the memory map")
-        self._check_stacks(program)
+        if not cfg.soc:
+            self._check_stacks(program)     # (on the SoC, programs set their own stacks)
         # symbols that name code, for per-function trace slices (ids index symbol_names)
         code_syms = sorted((s.value, s.binding == "local", name)
                            for name, s in program.symbols.items()
@@ -216,7 +223,7 @@ class Machine:
                                                               list(self.slot_pc), halfwords)
         self._disasm = _DISASM.setdefault(id(program), {})
         self._translated = self._exits = None     # see engine.run
-        if self.translate:
+        if self.translate and not cfg.soc:
             self._apply_translation(program, layout)
         # per-core state
         self.R = np.zeros(n * L.RS, dtype=np.int64)
@@ -233,14 +240,20 @@ class Machine:
         self.tohost = program.symbols["tohost"].value if "tohost" in program.symbols else None
         self.fromhost = (program.symbols["fromhost"].value if "fromhost" in program.symbols
                          else None)
-        self.CFG = cfg.engine_array(self.tohost if self.tohost is not None else -1)
+        self.CFG = cfg.engine_array(self.tohost if self.tohost is not None and not cfg.soc
+                                    else -1)
+        if cfg.soc:
+            # the end of computation ends every core at once, exactly as a tohost write
+            # (isasim.runcontrol replays the window up to its cycle)
+            self.tohost = soc.CORE_STATUS
+            self.fromhost = None
         self._cap = max(1024, 2 * len(self.slot_pc))
         self.PCS = np.zeros(n * self._cap * L.NPS, dtype=np.int64)
         for c in range(n):
             b = c * L.NCS
             self.CS[b + L.CS_PC] = program.entry
             self.CS[b + L.CS_RUNS] = 1
-            self.CL[L.L_RUNS + c * L.RUN_RING * 2] = program.entry
+            self.CL[L.runs_base(c)] = program.entry
             self.CS[b + L.CS_STATUS] = L.ST_RUNNING
             self.CS[b + L.CS_HART] = (cfg.cluster_id << 5) | c
             self.CS[b + L.CS_MSTATUS] = (cfg.fs_reset & 3) << 13
@@ -251,6 +264,11 @@ class Machine:
             self.CS[b + L.CS_PARK_SLOT] = -1
             self.CS[b + L.CS_TR_STATE] = -1
             self.CS[b + L.CS_SLEEP_WD] = L.R_SINK
+            self.CS[b + L.CS_EXT_LAT] = cfg.l2_latency
+            self.CS[b + L.CS_EXT_ST_LAT] = cfg.l2_store_latency
+            if cfg.soc:
+                self._soc_reset(c)
+                continue
             self.R[c * L.RS + 2] = self.stack_top(c)
             self.R[c * L.RS + 10] = (cfg.cluster_id << 5) | c
         self.csrs = CsrFile(self)
@@ -262,6 +280,21 @@ class Machine:
         self._status = "running"
         self._fault: FaultReport | None = None
         return self
+
+    def _soc_reset(self, c: int) -> None:
+        """Core c of a SoC at reset (isasim.soc): the fabric controller runs from the entry
+        with its own L2 timing; a cluster core sleeps until the cluster control unit starts it.
+        Registers are zero (programs set up their stacks)."""
+        cfg = self.config
+        b = c * L.NCS
+        if c == cfg.fc_core:
+            self.CS[b + L.CS_HART] = soc.FC_HART
+            self.CS[b + L.CS_EXT_LAT] = cfg.fc_l2_latency
+            self.CS[b + L.CS_EXT_ST_LAT] = cfg.fc_l2_store_latency
+            return
+        self.CS[b + L.CS_STATUS] = L.ST_SLEEPING
+        self.CS[b + L.CS_SLEEP] = L.SLEEP_OFF
+        self.CS[b + L.CS_RUNS] = 0
 
     def _extra_ram(self, program: Program, fixed: list[tuple[str, int, int, int]]
                    ) -> list[tuple[str, int, int, int]]:
@@ -536,9 +569,14 @@ class Machine:
             if cause in (L.CAUSE_LOAD_ACCESS, L.CAUSE_STORE_ACCESS, L.CAUSE_LOAD_MISALIGNED,
                          L.CAUSE_STORE_MISALIGNED, L.CAUSE_FETCH_ACCESS):
                 detail = f"address {tval:#010x}"
+                where = soc.describe(tval, self.config.periph_base) if self.config.soc else ""
+                if where and cause != L.CAUSE_FETCH_ACCESS:
+                    detail += f" ({where})"
             elif cause == L.CAUSE_DEVICE:
                 detail = (f"{D.DEVERR_TEXT[int(self.CL[L.L_DEVERR])]} "
                           f"(register {tval:#010x}, value {self._stored_value(core, pc)})")
+                if self.config.soc:
+                    detail += f"; {soc.describe(tval, self.config.periph_base)}"
             elif cause == L.CAUSE_ILLEGAL:
                 detail = f"instruction word {tval:#010x}" + _outside_selection(self.isa, tval)
             outside = None
@@ -592,8 +630,16 @@ class Machine:
                 self.host.semihost(core)
             else:
                 self._set_fault(CAUSE_NAMES[L.CAUSE_BREAKPOINT], core, pc)
-        elif self.host.tohost(core, int(self.CL[L.L_EV_TVAL]) & ~3):
+        elif self.tohost_write(core, int(self.CL[L.L_EV_TVAL]) & ~3):
             self._finish_all()
+
+    def tohost_write(self, core: int, addr: int) -> bool:
+        """Act on a store to ``tohost`` (HTIF) or, on a SoC, on the end of computation (the
+        SoC control's core status, ``isasim.soc``); True when the whole run must end."""
+        if self.config.soc:
+            self.run_exit(core, int(self.CL[soc.SOC_STATUS]) & 0x7FFFFFFF)
+            return True
+        return self.host.tohost(core, addr)
 
     def _sleep_pc(self, core: int) -> int:
         """The instruction a sleeping core executed to go to sleep (its pc is the next one)."""
@@ -773,7 +819,7 @@ class Machine:
         runs = int(self.CS[b + L.CS_RUNS])
         starts = []          # (instret of the first instruction, pc), oldest first
         for k in range(max(0, runs - L.RUN_RING), runs):
-            w = L.L_RUNS + (core * L.RUN_RING + k % L.RUN_RING) * 2
+            w = L.runs_base(core) + (k % L.RUN_RING) * 2
             starts.append((int(self.CL[w + 1]), int(self.CL[w])))
         out = []
         for i in range(max(0, n - count), n):
@@ -808,7 +854,9 @@ class Machine:
             if st == L.ST_SLEEPING:
                 what = {L.SLEEP_BARRIER: "waits in a barrier", L.SLEEP_WFI: "sleeps in wfi",
                         L.SLEEP_DMA: "waits for a DMA transfer",
-                        L.SLEEP_EVENT: "waits for an event"}[int(self.CS[b + L.CS_SLEEP])]
+                        L.SLEEP_EVENT: "waits for an event",
+                        L.SLEEP_OFF: "was never started (no fetch enable from the cluster "
+                                     "control unit)"}[int(self.CS[b + L.CS_SLEEP])]
                 at = self._sleep_pc(c)
                 out.append(f"core {c} {what} at pc {at:#010x} ({self.disassemble_at(at)}) "
                            f"since cycle {int(self.CS[b + L.CS_SLEEP_SINCE])}")
@@ -862,8 +910,10 @@ class Machine:
         b = core * L.NCS
         v = np.zeros(32, dtype=np.int64)
         # the PCER cycle counter is clock-gated with the core: sleeping cycles do not count
-        v[L.PE_CYCLES] = (self.CS[b + L.CS_T] - cat[L.C_BARRIER] - cat[L.C_DMA_WAIT]
-                          - cat[L.C_IDLE])
+        # (unless the configuration counts them, as GVSoC does)
+        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        if not self.config.sleep_in_cycle_counter:
+            v[L.PE_CYCLES] -= cat[L.C_BARRIER] + cat[L.C_DMA_WAIT] + cat[L.C_IDLE]
         v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
         v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
         v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
@@ -883,6 +933,24 @@ class Machine:
         v[L.PE_APU_CONT] = cat[L.C_FPU_STRUCT]
         v[L.PE_APU_DEP] = cat[L.C_FPU_DEP]
         return v
+
+    def _conflicts(self) -> np.ndarray:
+        """Bank conflicts per (core, bank); a SoC's fabric controller has a row of zeros (its
+        TCDM accesses are not arbitrated at the banks)."""
+        cfg = self.config
+        out = np.zeros((cfg.cores, cfg.tcdm_banks), dtype=np.int64)
+        k = cfg.cluster_cores
+        out[:k] = self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:k, :cfg.tcdm_banks]
+        return out
+
+    def _conflict_winners(self) -> np.ndarray:
+        """Conflicts per (loser, winner: every core, then the DMA's two ports)."""
+        n, k = self.config.cores, self.config.cluster_cores
+        out = np.zeros((n, n + 2), dtype=np.int64)
+        won = self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 8 * L.NREQ].reshape(8, L.NREQ)
+        out[:k, :k] = won[:k, :k]
+        out[:k, n:] = won[:k, L.DMA_PORT0:L.DMA_PORT0 + 2]
+        return out
 
     def _result(self) -> RunResult:
         cfg = self.config
@@ -919,7 +987,6 @@ class Machine:
         if flags & L.WARN_HWLOOP_SHORT_BODY:
             warnings.append("a CORE-V hardware loop has fewer than 3 instructions in its body "
                             "(the CV32E40P manual requires at least 3)")
-        nb = cfg.tcdm_banks
         return RunResult(
             status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,
             exit_codes=list(self._exit_codes), cycles=cycles, instret=instret,
@@ -929,9 +996,7 @@ class Machine:
             profile_count=pcs[:, :, L.PS_COUNT].copy(),
             profile_stall=pcs[:, :, L.PS_STALL:L.PS_STALL + L.NCAT].copy(),
             profile_imiss=pcs[:, :, L.PS_IMISS].copy(),
-            conflicts=self.CL[L.L_CONF:L.L_CONF + 8 * 32].reshape(8, 32)[:n, :nb].copy(),
-            conflict_winners=self.CL[L.L_CONF_WIN:L.L_CONF_WIN + 8 * L.NREQ]
-            .reshape(8, L.NREQ)[:n, list(range(n)) + [L.DMA_PORT0, L.DMA_PORT0 + 1]].copy(),
+            conflicts=self._conflicts(), conflict_winners=self._conflict_winners(),
             perf={name: perf[:, i].copy() for i, name in enumerate(L.PCER_NAMES)},
             x=self.R.reshape(n, L.RS)[:, :32].astype(np.uint32),
             f=self.R.reshape(n, L.RS)[:, 32:64].astype(np.uint32),

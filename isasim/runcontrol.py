@@ -273,7 +273,7 @@ class RunControl:
     def _tohost(self, core: int, pc: int) -> bool:
         """Serve a tohost write; True when it ends the run (the writer has then stopped)."""
         try:
-            return self.m.host.tohost(core, int(self.m.CL[L.L_EV_TVAL]) & ~3)
+            return self.m.tohost_write(core, int(self.m.CL[L.L_EV_TVAL]) & ~3)
         except NotInRam as e:
             self.m._set_fault("host call with a bad pointer", core, pc, str(e))
             return False
