@@ -339,27 +339,74 @@ add_{p}:
     map2 vfadd.{f}, esz=2, ld=flh, st=fsh
 """)
 
+EXP_ENTER = r"""
+# Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
+# constants into them (loss.s's exp_enter)
+.macro exp_enter
+    addi sp, sp, -48
+    jal t5, .Lsave_fs
+    jal t6, .Lexp_consts
+.endm
+    fs_spill_routines .Lsave_fs, .Lrestore_fs_ret
+    exp_consts_routine .Lexp_consts
+    expf_routine .Lexpf
+"""
+
+SIGMOID_FW = r"""
+# y = 1 / (1 + exp(-x)): x widened to binary32, loss.s's expf, one binary32 division, rounded
+# once to {what}; elements dealt one by one (the body dwarfs a pointer bump)
+sigmoid_fw_{p}:
+    exp_enter
+    split_groups .Lshare, 8, 0
+    beqz t3, 9f
+    words lw, a0, a3, a4         # x, y
+    add a3, a3, t2
+    add a4, a4, t2
+    lp.setup x0, t3, 1f
+    flh fa0, 0(a3)
+    add a3, a3, t4
+    fcvt.s.{f} fa0, fa0
+    fneg.s fa0, fa0
+    jal t6, .Lexpf               # exp(-x): inf below x = -88.7, +0 above 103.9
+    fadd.s fa0, fa0, fs4         # 1 + exp(-x) (fs4 = 1)
+    fdiv.s fa0, fs4, fa0
+    fcvt.{f}.s fa0, fa0
+    fsh fa0, 0(a4)
+1:  add a4, a4, t4
+9:  j .Lrestore_fs_ret
+"""
+
 ACTIVATION = Source("activation", (
+    K("sigmoid_fw", "act", "elements", N1,
+      "y = 1/(1+exp(-x)) in binary32 (loss.s's expf, a division), rounded once"),
     K("sigmoid_bw", "sigmoid_bw", "elements", N1,
       "dx = dy * (y * (1 - y)), three rounded operations as the golden model orders them"),
     K("mul", "mul", "elements", N1, "out = a * b element-wise, two lanes per vfmul"),
-), r"""# {what} activation helpers (activation.s's sigmoid_bw and mul on packed pairs).
+), r"""# {what} activations (activation.s's sigmoid_fw, sigmoid_bw and mul on 16-bit tensors).
 #
+#   sigmoid_fw_{p}   y  = 1 / (1 + exp(-x))
 #   sigmoid_bw_{p}   dx = dy * (y * (1 - y))     (y: the forward OUTPUT)
 #   mul_{p}          out = a * b
 #
-# Every operation rounds once to {what}, in trainlib.golden's order: bit-exact.
+# sigmoid_fw computes in binary32 (loss.s's expf and a division, within ~2 ulp of binary32) and
+# rounds once to {what}, as the golden model rounds its float64 value: equal except where the
+# binary32 value sits within its error of a {what} tie (then one ulp apart).  sigmoid_bw and
+# mul round every operation once to {what}, in trainlib.golden's order: bit-exact.
 # Scheduling: groups of eight elements (four packed words) dealt round robin, loads first, as
 # in activation.s; the last core takes the tail one element at a time.
 #
-# sigmoid_bw_{p}: a0 -> {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.  a1 = number of cores.
+# sigmoid_fw_{p}: a0 -> {{x, y, n}}; sigmoid_bw_{p}: {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.
+# a1 = number of cores.
     .include "common.inc"
+    .include "loss_math.inc"
     .text
+    .globl sigmoid_fw_{p}
     .globl sigmoid_bw_{p}
     .globl mul_{p}
 
 .Lshare:
     deal_groups 1
+""" + EXP_ENTER + SIGMOID_FW + r"""
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
 .macro sigmoid_slope r
@@ -680,6 +727,171 @@ def convert_kernels() -> list[dict]:
     return out
 
 
+# ---------------------------------------------------------------------------- losses
+LOSS = Source("loss", (
+    K("mse_partial", "mse_partial", "elements", N1,
+      "partial[core] (binary32) = sum of (y - t)^2 over the core's elements: d = y - t rounded "
+      "(vfsub), d*d summed exactly in binary32 by vfdotpex.s"),
+    K("mse_grad", "mse_grad", "elements", N1,
+      "dy = c * (y - t), c = 2/n rounded to the format, two rounded operations"),
+    K("ce_partial", "ce_partial", "elements", N1,
+      "partial[4*core:4*core+4] (binary32) = (max z, sum exp(z - max), sum y, sum y*(z - max)) "
+      "of the core's 16-bit logits, in binary32 (loss.s's expf)"),
+    K("ce_grad", "ce_grad", "elements", N1,
+      "dz = exp(z - M) * sum(y) / S - y in binary32 from ce_combine's binary32 stats, rounded "
+      "once"),
+), r"""# {what} losses (loss.s's MSE and cross-entropy kernels on 16-bit tensors).
+#
+#   mse_partial_{p}  partial[k] = sum over core k's elements of (y - t)^2     (binary32 slots)
+#   mse_grad_{p}     dy = c (y - t), c = 2/n rounded to {what}
+#   ce_partial_{p}   partial[4k..4k+3] = (m_k, s_k, sy_k, u_k) of core k's logits, as loss.s
+#   ce_grad_{p}      dz = exp(z - M) * (sy / S) - y, stats = ce_combine's [loss, M, S, sy]
+#
+# The combines are loss.s's reduce_sum and ce_combine themselves: the partial slots, the loss
+# and the statistics are binary32 words in every precision (a reduction kept in binary32, the
+# loss read by the host in one format), y, t, dy, z, dz are {what}.
+# Rounding, as trainlib.golden's 16-bit arithmetic: mse_grad rounds y - t and then c (y - t)
+# (c = 2/n divided in binary32 and rounded to {what}: a quotient rounded twice through
+# binary32 is the correctly rounded one, 24 >= 2*11 + 2), bit-exact.  mse_partial squares the
+# rounded differences exactly and sums them in binary32 (vfdotpex.s); the golden model rounds
+# each square and each sum to {what}, so the loss agrees within golden.tolerance.  The
+# cross-entropy kernels widen each value exactly to binary32 and compute as loss.s does (expf
+# within 1 ulp of binary32); dz is then rounded once to {what}, as the golden model rounds its
+# float64 result: equal except where the binary32 value sits within its error of a {what} tie.
+# Scheduling: loss.s's round-robin deal, in groups of eight elements (four words) for the MSE
+# kernels, single elements for the cross-entropy ones.
+#
+# a0 -> mse_partial_{p}: {{y, t, partial, n}}; mse_grad_{p}: {{y, t, dy, n}}; ce_partial_{p}:
+# {{z, y, partial, n}}; ce_grad_{p}: {{z, y, dz, n, stats}}.  a1 = number of cores.
+    .include "common.inc"
+    .include "loss_math.inc"
+    .text
+    .globl mse_partial_{p}
+    .globl mse_grad_{p}
+    .globl ce_partial_{p}
+    .globl ce_grad_{p}
+
+.Lshare:
+    deal_groups 1
+""" + EXP_ENTER + r"""
+# ---------------------------------------------------------------------------- MSE
+mse_partial_{p}:
+    split_groups .Lshare, 12, 3
+    words lw, a0, a3, a4         # y, t
+    fzero ft8, ft9, ft10, ft11   # four binary32 partial sums
+    beqz t3, 2f
+    add a5, a3, t2
+    add a6, a4, t2
+    lp.setup x0, t3, 1f
+    words flw, a5, ft0, ft1, ft2, ft3
+    add a5, a5, t4
+    words flw, a6, ft4, ft5, ft6, ft7
+    add a6, a6, t4
+    lanes vfsub.{f}              # d = y - t, rounded
+    vfdotpex.s.{f} ft8, ft0, ft0 # += d0^2 + d1^2, exact squares
+    vfdotpex.s.{f} ft9, ft1, ft1
+    vfdotpex.s.{f} ft10, ft2, ft2
+1:  vfdotpex.s.{f} ft11, ft3, ft3
+2:  beqz t5, 4f
+    add a3, a3, t1
+    add a4, a4, t1
+    lp.setup x0, t5, 3f
+    p.lhu t0, 2(a3!)
+    p.lhu t2, 2(a4!)
+    fmv.w.x ft0, t0              # (y, +0)
+    fmv.w.x ft4, t2
+    vfsub.{f} ft0, ft0, ft4
+3:  vfdotpex.s.{f} ft8, ft0, ft0
+4:  fadd.s ft8, ft8, ft9
+    fadd.s ft10, ft10, ft11
+    fadd.s ft0, ft8, ft10
+    core_id t0
+    slli t0, t0, 2
+    lw a5, 8(a0)
+    add a5, a5, t0
+    fsw ft0, 0(a5)               # every core writes its slot (0 when idle)
+    ret
+
+.macro times_c r
+    vfmul.{f} \r, fa0, \r
+.endm
+
+mse_grad_{p}:
+    lw t1, 12(a0)
+    fcvt.s.w ft0, t1
+    fli fa0, 0x40000000
+    fdiv.s fa0, fa0, ft0         # 2/n
+    vfcpka.{f}.s fa0, fa0, fa0   # c: rounded to {what}, both lanes
+    li t5, 3
+    jal t6, .Lshare
+    map2 vfsub.{f}, post=times_c, esz=2, ld=flh, st=fsh
+
+# ---------------------------------------------------------------------------- cross entropy
+# The next element of this core, widened: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
+.macro next_zy y, m
+    flh fa0, 0(a3)
+    flh \y, 0(a4)
+    add a3, a3, t4
+    add a4, a4, t4
+    fcvt.s.{f} fa0, fa0
+    fcvt.s.{f} \y, \y
+    fsub.s fa0, fa0, \m
+.endm
+
+ce_partial_{p}:
+    exp_enter
+    split_groups .Lshare, 12, 0
+    words lw, a0, a3, a4         # z, y
+    add a3, a3, t2
+    add a4, a4, t2
+    li t0, 0xff800000
+    fmv.w.x ft0, t0              # m = -inf
+    fmv.w.x ft1, zero            # s
+    fmv.w.x ft2, zero            # sy
+    fmv.w.x ft3, zero            # u
+    beqz t3, 3f
+    mv a5, a3
+    lp.setup x0, t3, 1f          # the core's max logit
+    flh ft4, 0(a5)
+    add a5, a5, t4
+    fcvt.s.{f} ft4, ft4
+1:  fmax.s ft0, ft0, ft4
+    lp.setup x0, t3, 2f
+    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
+    fadd.s ft2, ft2, ft5         # sy += y
+    fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
+    jal t6, .Lexpf
+2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
+3:  core_id t0
+    slli t0, t0, 4
+    lw a5, 8(a0)
+    add a5, a5, t0
+    words fsw, a5, ft0, ft1, ft2, ft3
+    j .Lrestore_fs_ret
+
+ce_grad_{p}:
+    exp_enter
+    lw t0, 16(a0)                # stats = [loss, M, S, sy] (binary32)
+    flw ft0, 4(t0)
+    flw ft1, 8(t0)
+    flw ft2, 12(t0)
+    fdiv.s ft1, ft2, ft1         # sy / S
+    split_groups .Lshare, 12, 0
+    beqz t3, 9f
+    words lw, a0, a3, a4, a5     # z, y, dz
+    add a3, a3, t2
+    add a4, a4, t2
+    add a5, a5, t2
+    lp.setup x0, t3, 1f
+    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
+    jal t6, .Lexpf
+    fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
+    fcvt.{f}.s fa0, fa0
+    fsh fa0, 0(a5)
+1:  add a5, a5, t4
+9:  j .Lrestore_fs_ret
+""")
+
 # ---------------------------------------------------------------------------- depthwise
 DW_PTRS = ("a1", "s0", "s1", "s2")            # B pointers of the columns of a block
 
@@ -885,7 +1097,7 @@ IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
 
 DERIVED = (TRANSPOSE_16, IM2COL_16)
 
-SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER)
+SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
 
 def _toml_entry(name: str, file: str, family: str, args: str, parallel: str,
