@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -48,15 +48,16 @@ class Fmt:
     f: str              # instruction suffix: h | ah
     what: str           # its name in comments
     one: int            # bits of 1.0
+    ninf: int           # bits of -inf
 
     @property
     def subs(self) -> dict[str, str]:
         return {"p": self.prec, "f": self.f, "what": self.what,
-                "one2": hex(self.one * 0x10001)}
+                "one2": hex(self.one * 0x10001), "ninf": hex(0xFFFF0000 | self.ninf)}
 
 
-FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00)
-BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80)
+FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00)
+BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80)
 FORMATS = (FP16, BF16)
 
 
@@ -1029,29 +1030,38 @@ def depthwise_kernels(fm: Fmt) -> list[dict]:
 # ---------------------------------------------------------------------------- data movement
 @dataclass(frozen=True)
 class Derived:
-    """A 16-bit data-movement file made from its fp32 source by a fixed list of edits: every
-    byte size of an element (shifts by 2, steps of 4) and every word move becomes its
-    half-word twin, entry points get the suffix ``_16``.  Each edit must apply exactly as many
-    times as given, so a change of the fp32 source that the edits no longer fit fails the
-    generator instead of producing a wrong kernel."""
+    """A 16-bit file made from its fp32 source by a fixed list of edits: every byte size of an
+    element (shifts by 2, steps of 4) and every word move becomes its half-word twin, and (for
+    ``per_format`` sources) every binary32 operation its ``.h`` / ``.ah`` one; entry points get
+    the suffix ``_16`` (one file for both formats) or ``_fp16`` / ``_bf16``.  Each edit must
+    apply exactly as many times as given, so a change of the fp32 source that the edits no
+    longer fit fails the generator instead of producing a wrong kernel."""
 
     source: str
     family: str
     entries: tuple[str, ...]
-    edits: tuple[tuple[str, str, int], ...]       # (old, new, occurrences)
-    title: str
+    edits: tuple[tuple[str, str, int], ...]       # (old, new, occurrences), new formatted
+    title: str                                    # replaces the source's first line
+    per_format: bool = False
+    docs: dict = field(default_factory=dict)      # catalogue docs that differ from fp32's
 
-    def text(self) -> str:
+    def variants(self) -> list[tuple[str, str, dict[str, str]]]:
+        """(suffix, what the kernels take, substitutions) of every file."""
+        if not self.per_format:
+            return [("16", "16-bit (binary16 and bfloat16 alike)", {})]
+        return [(fm.prec, fm.what, fm.subs) for fm in FORMATS]
+
+    def text(self, suffix: str, subs: dict[str, str]) -> str:
         src = (HERE / self.source).read_text()
         first, rest = src.split("\n", 1)
-        out = f"{self.title}\n{rest}"
+        out = f"{self.title.format(**subs)}\n{rest}"
         for old, new, count in self.edits:
             found = out.count(old)
             if found != count:
                 raise ValueError(f"{self.source}: {old!r} found {found} times, expected {count}")
-            out = out.replace(old, new)
+            out = out.replace(old, new.format(**subs))
         for e in self.entries:
-            out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_16\2", out)
+            out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_{suffix}\2", out)
         return GENERATED + out
 
     def kernels(self) -> list[dict]:
@@ -1095,7 +1105,53 @@ IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
 ), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"
    "# bit-exactly: im2col.s with half-word moves.")
 
-DERIVED = (TRANSPOSE_16, IM2COL_16)
+POOLING = Derived("pooling.s", "pooling", (
+    "maxpool_fw", "avgpool_fw", "maxpool_bw", "avgpool_bw"), (
+    ("s0 = 4*W", "s0 = 2*W", 1),
+    ("a6 = 4*H*W", "a6 = 2*H*W", 1),
+    ("computed as sum * (1 / (Hk*Wk))", "computed as sum / (Hk*Wk) in binary32", 1),
+    ("slli s0, s2, 2", "slli s0, s2, 1", 1),
+    ("# fa1 = 1 / (Hk*Wk) (clobbers t0, ft0)\n.Linv_area:\n    mul t0, s3, s4\n"
+     "    fcvt.s.w ft0, t0\n    fli fa1, 0x3f800000\n    fdiv.s fa1, fa1, ft0\n",
+     "# fa1 = Hk*Wk, binary32 (clobbers t0)\n.Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n",
+     1),
+    ("jal t6, .Linv_area", "jal t6, .Larea", 2),
+    ("slli t4, t4, 2", "slli t4, t4, 1", 1),
+    ("flw ft1, 0(t6)", "flh ft1, 0(t6)", 3),
+    ("addi t6, t6, 4", "addi t6, t6, 2", 3),
+    ("slli t0, t0, 2", "slli t0, t0, 1", 2),
+    ("fli fa0, 0xff800000", "fli fa0, {ninf}", 2),
+    ("fmv.w.x fa0, zero            # avg: start from 0",
+     "fmv.{f}.x fa0, zero           # avg: start from 0", 1),
+    ("window_fold fmax.s", "window_fold fmax.{f}", 1),
+    ("window_fold fadd.s", "window_fold fadd.{f}", 1),
+    ("    fmul.s ft0, ft0, fa1\n4:  fsw ft0, 0(a5)\n    addi a5, a5, 4\n",
+     "    fcvt.s.{f} ft0, ft0\n    fdiv.s ft0, ft0, fa1\n    fcvt.{f}.s ft0, ft0\n"
+     "4:  fsh ft0, 0(a5)\n    addi a5, a5, 2\n", 1),
+    ("flt.s a6, ft0, ft1", "flt.{f} a6, ft0, ft1", 1),
+    ("fmax.s ft0, ft0, ft1", "fmax.{f} ft0, ft0, ft1", 1),
+    ("    flw ft2, 0(a5)\n    flw ft3, 0(a0)\n    addi a5, a5, 4\n    fadd.s ft3, ft3, ft2\n"
+     "    fsw ft3, 0(a0)\n",
+     "    flh ft2, 0(a5)\n    flh ft3, 0(a0)\n    addi a5, a5, 2\n    fadd.{f} ft3, ft3, ft2\n"
+     "    fsh ft3, 0(a0)\n", 1),
+    ("srli t1, a6, 2", "srli t1, a6, 1", 2),
+    ("zeros t1, t0                 #", "zeros t1, t0, 2, p.sh        #", 2),
+    ("    flw ft2, 0(a5)\n    addi a5, a5, 4\n    fmul.s ft2, ft2, fa1         # dy / (Hk*Wk)\n",
+     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    fdiv.s ft2, ft2, fa1\n"
+     "    fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
+    ("    fadd.s ft1, ft1, ft2\n1:  fsw ft1, -4(t6)\n",
+     "    fadd.{f} ft1, ft1, ft2\n1:  fsh ft1, -2(t6)\n", 1),
+), "# {what} max and average pooling, forward and backward, CHW: pooling.s on 16-bit elements,\n"
+   "# each maximum, sum and quotient rounded to {what} as trainlib.golden rounds it (the\n"
+   "# quotient by Hk*Wk divided in binary32 and rounded once more: correctly rounded, 24 >=\n"
+   "# 2p + 2), bit-exact; generated from pooling.s (PULP-TrainLib pulp_pooling_fp32.c, with",
+    per_format=True, docs={
+        "avgpool_fw": "y = window sum (rounded step by step) / (Hk*Wk), rounded once (padding "
+                      "counts as zero); (channel, output row) units split over cores",
+        "avgpool_bw": "dx = 0; each in-image element of a window += dy / (Hk*Wk) (rounded "
+                      "once); channels split over cores"})
+
+DERIVED = (TRANSPOSE_16, IM2COL_16, POOLING)
 
 SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
@@ -1123,12 +1179,14 @@ def outputs() -> dict[Path, str]:
                 toml += _toml_entry(f"{k.stem}_{suffix}", file, f"{src.stem}_{suffix}", k.args,
                                     k.parallel, k.constraints, f"{what}: {k.doc}")
     for d in DERIVED:
-        file = d.source.replace(".s", "_16.s")
-        files[HERE / file] = d.text()
-        for k in d.kernels():
-            toml += _toml_entry(f"{k['name']}_16", file, f"{d.family}_16", k["args"],
-                                k["parallel"], tuple(k["constraints"]),
-                                f"16-bit (binary16 and bfloat16 alike): {k['doc']}")
+        for suffix, what, subs in d.variants():
+            file = d.source.replace(".s", f"_{suffix}.s")
+            files[HERE / file] = d.text(suffix, subs)
+            for k in d.kernels():
+                doc = d.docs.get(k["name"], k["doc"])
+                toml += _toml_entry(f"{k['name']}_{suffix}", file, f"{d.family}_{suffix}",
+                                    k["args"], k["parallel"], tuple(k["constraints"]),
+                                    f"{what}: {doc}")
     for fm in FORMATS:
         file = f"depthwise_{fm.prec}.s"
         files[HERE / file] = depthwise_text(fm)
