@@ -897,34 +897,57 @@ ce_grad_{p}:
 DW_PTRS = ("a1", "s0", "s1", "s2")            # B pointers of the columns of a block
 
 
+def dw_pairs(ptrs: tuple[str, ...], flipped: bool, f: str, pairs: int) -> list[str]:
+    """``pairs`` (1 or 2) k pairs of every column of a block: the A words (flipped: read
+    backwards, lanes swapped by p.ror), the B words, the pointer bumps, then the vfdotpex.s."""
+    ints, aregs = ("s3", "s5"), ("ft8", "ft9")
+    bregs = (("ft4", "ft5", "ft6", "ft7"), ("fa0", "fa1", "fa2", "fa3"))
+    out = []
+    for q in range(pairs):
+        out += ([f"    p.lw {ints[q]}, -4(a0!)"] if flipped else
+                [f"    flw {aregs[q]}, {4 * q}(a0)"])
+    if not flipped:
+        out += [f"    addi a0, a0, {4 * pairs}"]
+    out += [f"    flw {bregs[q][i]}, {4 * q}({p})" for q in range(pairs)
+            for i, p in enumerate(ptrs)]
+    if flipped:
+        out += [f"    p.ror {ints[q]}, {ints[q]}, s4" for q in range(pairs)]
+        out += [f"    fmv.w.x {aregs[q]}, {ints[q]}" for q in range(pairs)]
+    out += [f"    addi {p}, {p}, {4 * pairs}" for p in ptrs]
+    out += [f"    vfdotpex.s.{f} ft{i}, {aregs[q]}, {bregs[q][i]}" for q in range(pairs)
+            for i in range(len(ptrs))]
+    return out
+
+
 def dw_block(tag: str, v: int, flipped: bool, f: str) -> list[str]:
-    """One block of ``v`` columns of one channel: binary32 sums ft0.. by vfdotpex.s, one k pair
-    per hardware-loop iteration (the A pair feeds all v columns), the odd last k with zero
-    upper lanes, then rounded once and stored at t4 (advanced).  Flipped (in-grad) weights are
-    read backwards a word at a time and their lanes swapped (p.ror by 16)."""
+    """One block of ``v`` columns of one channel: binary32 sums ft0.. by vfdotpex.s, two k
+    pairs per hardware-loop iteration (each A word feeds all v columns), then the ker % 4 left:
+    a pair, and the odd last k, then the sums rounded once and stored at t4 (advanced).
+    Flipped (in-grad) weights are read backwards a word at a time and their lanes swapped."""
     ptrs = DW_PTRS[:v]
-    end, odd, store = f".L{tag}_k", f".L{tag}_odd", f".L{tag}_store"
+    lbl = {k: f".L{tag}_{k}" for k in ("k", "pair", "odd", "word", "store")}
     out = [f"    fmv.w.x ft{i}, zero" for i in range(v)]
     out += ["    mv a0, a2", f"    mv {ptrs[0]}, t5"]
     out += [f"    add {ptrs[i]}, {ptrs[i - 1]}, a4" for i in range(1, v)]
-    out += [f"    beqz a5, {odd}", f"    lp.setup x0, a5, {end}"]
-    if flipped:
-        out += ["    p.lw s3, -4(a0!)            # A[e-2t-1], A[e-2t]"]
-    else:
-        out += ["    flw ft8, 0(a0)               # A[2t], A[2t+1]", "    addi a0, a0, 4"]
-    out += [f"    flw ft{4 + i}, 0({p})" for i, p in enumerate(ptrs)]
-    if flipped:
-        out += ["    p.ror s3, s3, s4             # lanes swapped: A[e-2t], A[e-2t-1]",
-                "    fmv.w.x ft8, s3"]
-    out += [f"    addi {p}, {p}, 4" for p in ptrs]
-    dots = [f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}" for i in range(v)]
-    out += dots[:-1] + [f"{end}:", dots[-1]]
-    out += [f"{odd}:", f"    beqz a7, {store}",
-            f"    lhu s3, {2 if flipped else 0}(a0)         # odd ker: the last k, upper lanes 0",
-            "    fmv.w.x ft8, s3"]
+    out += [f"    beqz a5, {lbl['pair']}", f"    lp.setup x0, a5, {lbl['k']}"]
+    body = dw_pairs(ptrs, flipped, f, 2)
+    out += body[:-1] + [f"{lbl['k']}:", body[-1]]
+    out += [f"{lbl['pair']}:", "    andi s3, a7, 2", f"    beqz s3, {lbl['odd']}"]
+    out += dw_pairs(ptrs, flipped, f, 1)
+    # the odd last k: A as (0, a) against the B word ending with it, (b[ker-2], b[ker-1]);
+    # with ker = 1 that word would start before the row, so then (a, 0) against (b, 0)
+    a_last = f"{2 if flipped else 0}(a0)"
+    out += [f"{lbl['odd']}:", "    andi s3, a7, 1", f"    beqz s3, {lbl['store']}",
+            f"    lhu s3, {a_last}", f"    bnez a5, {lbl['word']}", "    andi s5, a7, 2",
+            f"    bnez s5, {lbl['word']}", "    fmv.w.x ft8, s3             # ker = 1: (a, 0)"]
     for i, p in enumerate(ptrs):
-        out += [f"    lhu s3, 0({p})", f"    fmv.w.x ft{4 + i}, s3", dots[i]]
-    out += [f"{store}:"]
+        out += [f"    lhu s3, 0({p})", f"    fmv.w.x ft{4 + i}, s3",
+                f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}"]
+    out += [f"    j {lbl['store']}", f"{lbl['word']}:",
+            "    slli s3, s3, 16", "    fmv.w.x ft8, s3              # (0, a)"]
+    out += [f"    flw ft{4 + i}, -2({p})" for i, p in enumerate(ptrs)]
+    out += [f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}" for i in range(v)]
+    out += [f"{lbl['store']}:"]
     for i in range(v):
         out += [f"    fcvt.{f}.s ft{i}, ft{i}", f"    fsh ft{i}, {2 * i}(t4)"]
     out += [f"    addi t4, t4, {2 * v}"]
@@ -935,7 +958,7 @@ def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
     """A whole kernel: set-up, then per channel its groups of four columns and the M % 4 tail
     columns one by one."""
     tag = name
-    out = ["", f"{name}:", "    addi sp, sp, -20", "    words sw, sp, s0, s1, s2, s3, s4",
+    out = ["", f"{name}:", "    addi sp, sp, -24", "    words sw, sp, s0, s1, s2, s3, s4, s5",
            f"    li a7, {int(flipped)}", "    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
     if flipped:
         out += ["    li s4, 16"]
@@ -948,7 +971,7 @@ def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
     out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:",
             "    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
             f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:",
-            "    words lw, sp, s0, s1, s2, s3, s4", "    addi sp, sp, 20", "    ret"]
+            "    words lw, sp, s0, s1, s2, s3, s4, s5", "    addi sp, sp, 24", "    ret"]
     return out
 
 
@@ -961,15 +984,17 @@ def depthwise_text(fm: Fmt) -> str:
 #
 # for every channel k < N and column j < M, A, B, C {what}.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.{f}, one k pair per instruction (both products exact, fma(a1, b1,
-# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair with zero upper
-# lanes, then rounded once to {what} (the matmul_fp16 family's order).
+# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
+# holds a zero weight, then rounded once to {what} (the matmul_fp16 family's order).
 # Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
-# columns in groups of four (hardware loop 1), each k pair's A word loaded once for the four
-# columns' B words (hardware loop 0: 14 instructions for 8 MACs, no load-use stall), then the
-# M % 4 columns one by one.  The flipped weights are read from the channel's end a word at a
-# time (post-decrement) with the lanes swapped by p.ror.  Rows of A and of B start wherever
-# k*ker and j*K put them: with ker or K odd, half of them start mid-word and their word loads
-# straddle two words (correct, one cycle more each).
+# columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
+# (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
+# flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
+# B word that ends with the row's last element: no extra loads), then the M % 4 columns one by
+# one.  The flipped weights are read from the channel's end a word at a time (post-decrement)
+# with the lanes swapped by p.ror.  Rows of A and of B start wherever k*ker and j*K put them:
+# with ker or K odd, half of them start mid-word and their word loads straddle two words
+# (correct, one cycle more each).
 #
 # a0 -> struct mm_dw {{A, B, C, N, M, K, ker_size}}; a1 = number of cores.
     .include "common.inc"
@@ -979,7 +1004,7 @@ def depthwise_text(fm: Fmt) -> str:
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
-# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 2, a7 = ker % 2, a6 = 2 ker,
+# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 4, a7 = ker % 4, a6 = 2 ker,
 # t3 = &B[t0*ker], t4 = &C[t0*M], t6 = 8K (B stride of four columns).
 .Ldw_setup:
     core_id t0
@@ -1003,8 +1028,8 @@ def depthwise_text(fm: Fmt) -> str:
     beqz a7, 1f
     add a2, a2, a6
     addi a2, a2, -4
-1:  andi a7, a5, 1
-    srli a5, a5, 1
+1:  andi a7, a5, 3
+    srli a5, a5, 2
     srli t2, a3, 2
     andi a3, a3, 3
     slli t6, a4, 2
@@ -1020,11 +1045,11 @@ DW_CONSTRAINTS = ("N >= 1", "M >= 1", "ker_size >= 1", "K >= N * ker_size")
 
 def depthwise_kernels(fm: Fmt) -> list[dict]:
     return [dict(name=f"mm_dw_{fm.prec}", doc=f"{fm.what} depthwise forward / weight gradient: "
-                 "binary32 sums by vfdotpex.s, 4 columns per k-pair loop; channels split over "
-                 "cores"),
+                 "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop; channels split "
+                 "over cores"),
             dict(name=f"mm_dw_in_grad_{fm.prec}", doc=f"{fm.what} depthwise input gradient "
                  "(weights flipped per channel, lanes swapped by p.ror): binary32 sums by "
-                 "vfdotpex.s, 4 columns per k-pair loop; channels split over cores")]
+                 "vfdotpex.s, 4 columns x 2 k pairs per loop; channels split over cores")]
 
 
 # ---------------------------------------------------------------------------- data movement
