@@ -10,7 +10,8 @@ layout) and a few constants:
 * ``<file>_16.s``, kernels ``<fp32 kernel>_16``, families ``<fp32 family>_16``: pure data
   movement and sign-bit operations, identical for both 16-bit formats (im2row, transposes,
   copy, ReLU);
-* ``convert.s``, family ``convert``: fp32 <-> fp16 and fp32 <-> bf16 for mixed-precision models.
+* ``convert_fp16.s`` / ``convert_bf16.s``, family ``convert``: fp32 <-> fp16 and fp32 <-> bf16
+  for mixed-precision models.
 
 Layout: 16-bit arrays are dense, little-endian halves (element i at byte 2i), the argument
 structures are the fp32 kernels' (``structs.toml``): same fields, same element counts.  The
@@ -49,15 +50,17 @@ class Fmt:
     what: str           # its name in comments
     one: int            # bits of 1.0
     ninf: int           # bits of -inf
+    isa: str            # what its kernels need (catalogue key isa): flh / fsh are Xf16's
 
     @property
     def subs(self) -> dict[str, str]:
-        return {"p": self.prec, "f": self.f, "what": self.what,
+        return {"p": self.prec, "f": self.f, "what": self.what, "isa": self.isa,
                 "one2": hex(self.one * 0x10001), "ninf": hex(0xFFFF0000 | self.ninf)}
 
 
-FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00)
-BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80)
+FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00, "rv32imfc_xpulpv2_xf16_xfvec")
+BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80,
+           "rv32imfc_xpulpv2_xf16_xf16alt_xfvec")
 FORMATS = (FP16, BF16)
 
 
@@ -622,8 +625,8 @@ sgd_update_{p}:
 
 
 # ---------------------------------------------------------------------------- conversions
-def convert_text() -> str:
-    """fp32 <-> fp16 and fp32 <-> bf16: one file, the two formats' kernels from one template."""
+def convert_text(fm: Fmt) -> str:
+    """fp32 <-> one 16-bit format (a file per format: each needs only its own extension)."""
     head = r"""# Conversions between binary32 and the 16-bit formats (family convert), for
 # mixed-precision models: trainlib inserts them between layers of different precisions.
 #
@@ -715,17 +718,14 @@ fp32_to_{p}:
 3:  addi a4, a4, 4
 9:  ret
 """
-    return GENERATED + head + "".join(body.format(**fm.subs) for fm in FORMATS)
+    return GENERATED + head + body.format(**fm.subs)
 
 
-def convert_kernels() -> list[dict]:
-    out = []
-    for fm in FORMATS:
-        out.append(dict(name=f"fp32_to_{fm.prec}", doc=f"dst = src rounded to {fm.what} "
-                        f"(nearest even), two per vfcpka.{fm.f}.s"))
-        out.append(dict(name=f"{fm.prec}_to_fp32", doc=f"dst = src ({fm.what}) widened to "
-                        f"binary32, exact (fcvt.s.{fm.f})"))
-    return out
+def convert_kernels(fm: Fmt) -> list[dict]:
+    return [dict(name=f"fp32_to_{fm.prec}", doc=f"dst = src rounded to {fm.what} (nearest "
+                 f"even), two per vfcpka.{fm.f}.s"),
+            dict(name=f"{fm.prec}_to_fp32", doc=f"dst = src ({fm.what}) widened to binary32, "
+                 f"exact (fcvt.s.{fm.f})")]
 
 
 # ---------------------------------------------------------------------------- losses
@@ -1182,11 +1182,12 @@ SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
 
 def _toml_entry(name: str, file: str, family: str, args: str, parallel: str,
-                constraints: tuple[str, ...], doc: str) -> list[str]:
+                constraints: tuple[str, ...], doc: str, isa: str | None = None) -> list[str]:
     cons = ", ".join(f'"{c}"' for c in constraints)
-    return ["[[kernel]]", f'name = "{name}"', f'file = "{file}"', f'entry = "{name}"',
-            f'family = "{family}"', f'args = "{args}"', f'parallel = "{parallel}"',
-            f"constraints = [{cons}]", f'doc = "{doc}"', ""]
+    return (["[[kernel]]", f'name = "{name}"', f'file = "{file}"', f'entry = "{name}"',
+             f'family = "{family}"', f'args = "{args}"', f'parallel = "{parallel}"',
+             f"constraints = [{cons}]"] + ([f'isa = "{isa}"'] if isa else [])
+            + [f'doc = "{doc}"', ""])
 
 
 def outputs() -> dict[Path, str]:
@@ -1202,7 +1203,8 @@ def outputs() -> dict[Path, str]:
             files[HERE / file] = GENERATED + src.text.format(**subs)
             for k in src.kernels:
                 toml += _toml_entry(f"{k.stem}_{suffix}", file, f"{src.stem}_{suffix}", k.args,
-                                    k.parallel, k.constraints, f"{what}: {k.doc}")
+                                    k.parallel, k.constraints, f"{what}: {k.doc}",
+                                    subs.get("isa"))
     for d in DERIVED:
         for suffix, what, subs in d.variants():
             file = d.source.replace(".s", f"_{suffix}.s")
@@ -1211,16 +1213,19 @@ def outputs() -> dict[Path, str]:
                 doc = d.docs.get(k["name"], k["doc"])
                 toml += _toml_entry(f"{k['name']}_{suffix}", file, f"{d.family}_{suffix}",
                                     k["args"], k["parallel"], tuple(k["constraints"]),
-                                    f"{what}: {doc}")
+                                    f"{what}: {doc}", subs.get("isa"))
     for fm in FORMATS:
         file = f"depthwise_{fm.prec}.s"
         files[HERE / file] = depthwise_text(fm)
         for k in depthwise_kernels(fm):
             toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", "channels",
-                                DW_CONSTRAINTS, k["doc"])
-    files[HERE / "convert.s"] = convert_text()
-    for k in convert_kernels():
-        toml += _toml_entry(k["name"], "convert.s", "convert", "copy", "elements", N1, k["doc"])
+                                DW_CONSTRAINTS, k["doc"], fm.isa)
+    for fm in FORMATS:
+        file = f"convert_{fm.prec}.s"
+        files[HERE / file] = convert_text(fm)
+        for k in convert_kernels(fm):
+            toml += _toml_entry(k["name"], file, "convert", "copy", "elements", N1, k["doc"],
+                                fm.isa)
     files[HERE / "half.toml"] = "\n".join(toml)
     return files
 
