@@ -356,33 +356,9 @@ EXP_ENTER = r"""
     expf_routine .Lexpf
 """
 
-SIGMOID_FW = r"""
-# y = 1 / (1 + exp(-x)): x widened to binary32, loss.s's expf, one binary32 division, rounded
-# once to {what}; elements dealt one by one (the body dwarfs a pointer bump)
-sigmoid_fw_{p}:
-    exp_enter
-    split_groups .Lshare, 8, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4         # x, y
-    add a3, a3, t2
-    add a4, a4, t2
-    lp.setup x0, t3, 1f
-    flh fa0, 0(a3)
-    add a3, a3, t4
-    fcvt.s.{f} fa0, fa0
-    fneg.s fa0, fa0
-    jal t6, .Lexpf               # exp(-x): inf below x = -88.7, +0 above 103.9
-    fadd.s fa0, fa0, fs4         # 1 + exp(-x) (fs4 = 1)
-    fdiv.s fa0, fs4, fa0
-    fcvt.{f}.s fa0, fa0
-    fsh fa0, 0(a4)
-1:  add a4, a4, t4
-9:  j .Lrestore_fs_ret
-"""
-
 ACTIVATION = Source("activation", (
     K("sigmoid_fw", "act", "elements", N1,
-      "y = 1/(1+exp(-x)) in binary32 (loss.s's expf, a division), rounded once"),
+      "y = 1/(1+exp(-x)): activation.s's binary32 code on the widened x, rounded once"),
     K("sigmoid_bw", "sigmoid_bw", "elements", N1,
       "dx = dy * (y * (1 - y)), three rounded operations as the golden model orders them"),
     K("mul", "mul", "elements", N1, "out = a * b element-wise, two lanes per vfmul"),
@@ -392,17 +368,19 @@ ACTIVATION = Source("activation", (
 #   sigmoid_bw_{p}   dx = dy * (y * (1 - y))     (y: the forward OUTPUT)
 #   mul_{p}          out = a * b
 #
-# sigmoid_fw computes in binary32 (loss.s's expf and a division, within ~2 ulp of binary32) and
-# rounds once to {what}, as the golden model rounds its float64 value: equal except where the
-# binary32 value sits within its error of a {what} tie (then one ulp apart).  sigmoid_bw and
-# mul round every operation once to {what}, in trainlib.golden's order: bit-exact.
-# Scheduling: groups of eight elements (four packed words) dealt round robin, loads first, as
-# in activation.s; the last core takes the tail one element at a time.
+# sigmoid_fw runs activation.s's binary32 code (sigmoid.inc: expf without a division, within
+# 2 ulp of binary32) on the widened x and rounds once to {what}, as the golden model rounds
+# its float64 value: equal except where the binary32 value sits within its error of a {what}
+# tie (then one ulp apart).  sigmoid_bw and mul round every operation once to {what}, in
+# trainlib.golden's order: bit-exact.
+# Scheduling: sigmoid_fw deals single elements, as activation.s; the others groups of eight
+# elements (four packed words) round robin, loads first; the last core takes the tail one
+# element at a time.
 #
 # sigmoid_fw_{p}: a0 -> {{x, y, n}}; sigmoid_bw_{p}: {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.
 # a1 = number of cores.
     .include "common.inc"
-    .include "loss_math.inc"
+    .include "sigmoid.inc"
     .text
     .globl sigmoid_fw_{p}
     .globl sigmoid_bw_{p}
@@ -410,7 +388,11 @@ ACTIVATION = Source("activation", (
 
 .Lshare:
     deal_groups 1
-""" + EXP_ENTER + SIGMOID_FW + r"""
+
+# y = 1 / (1 + exp(-x)): activation.s's binary32 code on the widened x, the result rounded once
+sigmoid_fw_{p}:
+    split_groups .Lshare, 8, 0
+    sigmoid_fw_body flh, fsh, fcvt.s.{f}, fcvt.{f}.s
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
 .macro sigmoid_slope r
