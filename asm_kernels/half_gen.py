@@ -936,24 +936,39 @@ def dw_block(tag: str, v: int, flipped: bool, f: str) -> list[str]:
     return out
 
 
-def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
-    """A whole kernel: set-up, then per channel its groups of four columns and the M % 4 tail
-    columns one by one."""
+def dw_kernel(name: str, flipped: bool, f: str, columns: bool = False) -> list[str]:
+    """A whole kernel: set-up, then per channel its groups of four columns and the leftover
+    columns one by one.  ``columns``: every core does every channel on its own block of columns
+    (starting at channel core % N and wrapping), else each core does whole channels."""
     tag = name
-    out = ["", f"{name}:", "    addi sp, sp, -24", "    words sw, sp, s0, s1, s2, s3, s4, s5",
-           f"    li a7, {int(flipped)}", "    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
+    saved = "s0, s1, s2, s3, s4, s5" + (", s6, s7, s8, s9, s10" if columns else "")
+    frame = 48 if columns else 24
+    out = ["", f"{name}:", f"    addi sp, sp, -{frame}", f"    words sw, sp, {saved}",
+           f"    li a7, {int(flipped)}"]
+    if columns:
+        out += ["    jal t5, .Ldw_setup_sp"]
+    else:
+        out += ["    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
     if flipped:
         out += ["    li s4, 16"]
-    out += [f".L{tag}_channel:", "    mv t5, t3", f"    beqz t2, .L{tag}_tail",
-            f"    lp.setup x1, t2, .L{tag}_group"]
+    out += [f".L{tag}_channel:"]
+    if columns:
+        out += ["    mul t3, t0, a6", "    add a2, s6, t3              # this channel's A",
+                "    add t3, s7, t3              # its B at the core's first column",
+                "    mul t4, t0, s9", "    add t4, s8, t4              # its C there"]
+    out += ["    mv t5, t3", f"    beqz t2, .L{tag}_tail", f"    lp.setup x1, t2, .L{tag}_group"]
     out += dw_block(f"{tag}_4", 4, flipped, f)
     out += [f".L{tag}_group:", "    add t5, t5, t6", f".L{tag}_tail:",
             f"    beqz a3, .L{tag}_next", f"    lp.setup x1, a3, .L{tag}_column"]
     out += dw_block(f"{tag}_1", 1, flipped, f)
-    out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:",
-            "    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
-            f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:",
-            "    words lw, sp, s0, s1, s2, s3, s4, s5", "    addi sp, sp, 24", "    ret"]
+    out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:"]
+    if columns:
+        out += ["    addi t0, t0, 1", f"    bne t0, s10, .L{tag}_wrapped", "    li t0, 0",
+                f".L{tag}_wrapped:", "    addi t1, t1, -1", f"    bnez t1, .L{tag}_channel"]
+    else:
+        out += ["    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
+                f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:"]
+    out += [f"    words lw, sp, {saved}", f"    addi sp, sp, {frame}", "    ret"]
     return out
 
 
@@ -961,14 +976,18 @@ def depthwise_text(fm: Fmt) -> str:
     head = r"""# {what} depthwise "matmuls" (depthwise.s's mm_dw family on packed pairs;
 # PULP-TrainLib's mm_dw_fp16_SIMD / mm_dw_in_grad_fp16_SIMD):
 #
-#   mm_dw_{p}:          C[k*M + j] = sum_{{t<ker}} A[k*ker + t]         * B[j*K + k*ker + t]
-#   mm_dw_in_grad_{p}:  C[k*M + j] = sum_{{t<ker}} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
+#   mm_dw_{p}, mm_dw_sp_1x4_{p}:
+#       C[k*M + j] = sum_{{t<ker}} A[k*ker + t]         * B[j*K + k*ker + t]
+#   mm_dw_in_grad_{p}, mm_dw_in_grad_sp_1x4_{p}:
+#       C[k*M + j] = sum_{{t<ker}} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
 #
 # for every channel k < N and column j < M, A, B, C {what}.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.{f}, one k pair per instruction (both products exact, fma(a1, b1,
 # a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
 # holds a zero weight, then rounded once to {what} (the matmul_fp16 family's order).
-# Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
+# Scheduling: channels split over the cores in contiguous blocks (depthwise.s), or, for the _sp
+# kernels, every channel on every core over its own block of columns (depthwise_sp.s: tiles of
+# fewer channels than cores keep every core busy); per channel the
 # columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
 # (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
 # flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
@@ -983,6 +1002,8 @@ def depthwise_text(fm: Fmt) -> str:
     .text
     .globl mm_dw_{p}
     .globl mm_dw_in_grad_{p}
+    .globl mm_dw_sp_1x4_{p}
+    .globl mm_dw_in_grad_sp_1x4_{p}
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
@@ -1016,9 +1037,46 @@ def depthwise_text(fm: Fmt) -> str:
     andi a3, a3, 3
     slli t6, a4, 2
     jr t5
+
+# The columns split's set-up (jal t5, a7 = 1: flipped): every core does every channel on its
+# block of ceil(M / cores) columns [j0, j1), from channel core % N on (cores that all began
+# with channel 0 would load the same A word in the same cycle: depthwise_sp.s).  Returns
+# t0 = first channel, t1 = N (channels to do), s10 = N, s6 = A (flipped: + the offset of a
+# channel's last word), s7 = &B[j0*K], s8 = &C[j0], s9 = 2M, t2 / a3 = groups of four / leftover
+# columns of the block (none for a core past M), a4, a5, a6, a7, t6 as .Ldw_setup.
+.Ldw_setup_sp:
+    lw a3, 16(a0)                # M
+    block_split t0, t1, a3, t2, t6   # this core's columns [t0, t1); t6 = core id
+    sub t1, t1, t0
+    p.max t1, t1, zero           # its number of columns
+    lw s10, 12(a0)               # N
+    remu t6, t6, s10             # first channel
+    words lw, a0, s6, s7, s8     # A, B, C
+    lw a4, 20(a0)                # K
+    lw a5, 24(a0)                # ker
+    slli a4, a4, 1
+    slli a6, a5, 1
+    mul t2, t0, a4
+    add s7, s7, t2
+    slli t2, t0, 1
+    add s8, s8, t2
+    slli s9, a3, 1
+    mv t0, t6
+    beqz a7, 1f
+    add s6, s6, a6
+    addi s6, s6, -4
+1:  andi a7, a5, 3
+    srli a5, a5, 2
+    srli t2, t1, 2
+    andi a3, t1, 3
+    slli t6, a4, 2
+    mv t1, s10
+    jr t5
 """.format(**fm.subs)
     body = dw_kernel(f"mm_dw_{fm.prec}", False, fm.f)
     body += dw_kernel(f"mm_dw_in_grad_{fm.prec}", True, fm.f)
+    body += dw_kernel(f"mm_dw_sp_1x4_{fm.prec}", False, fm.f, columns=True)
+    body += dw_kernel(f"mm_dw_in_grad_sp_1x4_{fm.prec}", True, fm.f, columns=True)
     return GENERATED + head + "\n".join(body) + "\n"
 
 
@@ -1026,12 +1084,18 @@ DW_CONSTRAINTS = ("N >= 1", "M >= 1", "ker_size >= 1", "K >= N * ker_size")
 
 
 def depthwise_kernels(fm: Fmt) -> list[dict]:
-    return [dict(name=f"mm_dw_{fm.prec}", doc=f"{fm.what} depthwise forward / weight gradient: "
-                 "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop; channels split "
+    loop = "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop"
+    return [dict(name=f"mm_dw_{fm.prec}", parallel="channels",
+                 doc=f"{fm.what} depthwise forward / weight gradient: {loop}; channels split "
                  "over cores"),
-            dict(name=f"mm_dw_in_grad_{fm.prec}", doc=f"{fm.what} depthwise input gradient "
-                 "(weights flipped per channel, lanes swapped by p.ror): binary32 sums by "
-                 "vfdotpex.s, 4 columns x 2 k pairs per loop; channels split over cores")]
+            dict(name=f"mm_dw_in_grad_{fm.prec}", parallel="channels",
+                 doc=f"{fm.what} depthwise input gradient (weights flipped per channel, lanes "
+                 f"swapped by p.ror): {loop}; channels split over cores"),
+            dict(name=f"mm_dw_sp_1x4_{fm.prec}", parallel="columns",
+                 doc=f"{fm.what} depthwise forward / weight gradient: {loop}; columns split "
+                 "over cores (every core does every channel)"),
+            dict(name=f"mm_dw_in_grad_sp_1x4_{fm.prec}", parallel="columns",
+                 doc=f"{fm.what} depthwise input gradient: {loop}; columns split over cores")]
 
 
 # ---------------------------------------------------------------------------- data movement
@@ -1200,7 +1264,7 @@ def outputs() -> dict[Path, str]:
         file = f"depthwise_{fm.prec}.s"
         files[HERE / file] = depthwise_text(fm)
         for k in depthwise_kernels(fm):
-            toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", "channels",
+            toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", k["parallel"],
                                 DW_CONSTRAINTS, k["doc"], fm.isa)
     for fm in FORMATS:
         file = f"convert_{fm.prec}.s"
