@@ -1180,13 +1180,20 @@ POOLING = Derived("pooling.s", "pooling", (
     "maxpool_fw", "avgpool_fw", "maxpool_bw", "avgpool_bw"), (
     ("s0 = 4*W", "s0 = 2*W", 1),
     ("a6 = 4*H*W", "a6 = 2*H*W", 1),
-    ("computed as sum * (1 / (Hk*Wk))", "computed as sum / (Hk*Wk) in binary32", 1),
+    ("computed as sum * (1 / (Hk*Wk))",
+     "computed as sum / (Hk*Wk) in binary32 (a multiplication\n"
+     "#                by 2^-k when Hk*Wk = 2^k)", 1),
     ("slli s0, s2, 2", "slli s0, s2, 1", 1),
     ("# fa1 = 1 / (Hk*Wk) (clobbers t0, ft0)\n.Linv_area:\n    mul t0, s3, s4\n"
      "    fcvt.s.w ft0, t0\n    fli fa1, 0x3f800000\n    fdiv.s fa1, fa1, ft0\n",
-     "# fa1 = Hk*Wk, binary32 (clobbers t0)\n.Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n",
-     1),
-    ("jal t6, .Linv_area", "jal t6, .Larea", 2),
+     "# fa1 = Hk*Wk, binary32; when it is a power of two 2^k (and a7 = 1 on entry), also\n"
+     "# fa2 = 2^-k and a7 = 2: the quotient is then one exact multiplication (clobbers t0, t2)\n"
+     ".Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n    p.cnt t2, t0\n"
+     "    p.bneimm t2, 1, 1f\n    p.ff1 t0, t0\n    li t2, 127\n    sub t2, t2, t0\n"
+     "    slli t2, t2, 23\n    fmv.w.x fa2, t2\n    li a7, 2\n1:\n", 1),
+    ("    pool_enter 8\n    jal t6, .Linv_area", "    pool_enter 8\n    li a7, 1\n"
+     "    jal t6, .Larea", 1),
+    ("jal t6, .Linv_area", "jal t6, .Larea", 1),
     ("slli t4, t4, 2", "slli t4, t4, 1", 1),
     ("flw ft1, 0(t6)", "flh ft1, 0(t6)", 3),
     ("addi t6, t6, 4", "addi t6, t6, 2", 3),
@@ -1197,7 +1204,8 @@ POOLING = Derived("pooling.s", "pooling", (
     ("window_fold fmax.s", "window_fold fmax.{f}", 1),
     ("window_fold fadd.s", "window_fold fadd.{f}", 1),
     ("    fmul.s ft0, ft0, fa1\n4:  fsw ft0, 0(a5)\n    addi a5, a5, 4\n",
-     "    fcvt.s.{f} ft0, ft0\n    fdiv.s ft0, ft0, fa1\n    fcvt.{f}.s ft0, ft0\n"
+     "    fcvt.s.{f} ft0, ft0\n    p.bneimm a7, 2, 5f\n    fmul.s ft0, ft0, fa2\n    j 6f\n"
+     "5:  fdiv.s ft0, ft0, fa1\n6:  fcvt.{f}.s ft0, ft0\n"
      "4:  fsh ft0, 0(a5)\n    addi a5, a5, 2\n", 1),
     ("flt.s a6, ft0, ft1", "flt.{f} a6, ft0, ft1", 1),
     ("fmax.s ft0, ft0, ft1", "fmax.{f} ft0, ft0, ft1", 1),
@@ -1208,8 +1216,9 @@ POOLING = Derived("pooling.s", "pooling", (
     ("srli t1, a6, 2", "srli t1, a6, 1", 2),
     ("zeros t1, t0                 #", "zeros t1, t0, 2, p.sh        #", 2),
     ("    flw ft2, 0(a5)\n    addi a5, a5, 4\n    fmul.s ft2, ft2, fa1         # dy / (Hk*Wk)\n",
-     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    fdiv.s ft2, ft2, fa1\n"
-     "    fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
+     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    p.bneimm a7, 2, 5f\n"
+     "    fmul.s ft2, ft2, fa2\n    j 6f\n5:  fdiv.s ft2, ft2, fa1\n"
+     "6:  fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
     ("    fadd.s ft1, ft1, ft2\n1:  fsw ft1, -4(t6)\n",
      "    fadd.{f} ft1, ft1, ft2\n1:  fsh ft1, -2(t6)\n", 1),
 ), "# {what} max and average pooling, forward and backward, CHW: pooling.s on 16-bit elements,\n"

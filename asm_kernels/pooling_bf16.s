@@ -10,7 +10,8 @@
 #   image; bottom / right padding is implied by Ho, Wo.
 #   maxpool_fw   y[c][ho][wo] = max of the window (padding never wins: it is skipped)
 #   avgpool_fw   y[c][ho][wo] = (sum of the window) / (Hk*Wk)  (padding counts as zeros, like
-#                torch's count_include_pad=True), computed as sum / (Hk*Wk) in binary32
+#                torch's count_include_pad=True), computed as sum / (Hk*Wk) in binary32 (a multiplication
+#                by 2^-k when Hk*Wk = 2^k)
 #   maxpool_bw   dx = 0, then dx[argmax of each window] += dy[c][ho][wo]; the argmax is
 #                recomputed from x (no stored mask), the first maximum in row-major order
 #   avgpool_bw   dx = 0, then every in-image element of each window += dy[c][ho][wo] / (Hk*Wk)
@@ -46,10 +47,20 @@
     mul a6, s0, s1
     jr t6
 
-# fa1 = Hk*Wk, binary32 (clobbers t0)
+# fa1 = Hk*Wk, binary32; when it is a power of two 2^k (and a7 = 1 on entry), also
+# fa2 = 2^-k and a7 = 2: the quotient is then one exact multiplication (clobbers t0, t2)
 .Larea:
     mul t0, s3, s4
     fcvt.s.w fa1, t0
+    p.cnt t2, t0
+    p.bneimm t2, 1, 1f
+    p.ff1 t0, t0
+    li t2, 127
+    sub t2, t2, t0
+    slli t2, t2, 23
+    fmv.w.x fa2, t2
+    li a7, 2
+1:
     jr t6
 
 .Lsave:                          # spill s0-s11 into the 48-byte frame at sp; returns through t5
@@ -163,8 +174,11 @@ avgpool_fw_bf16:
     j 4f
 3:  window_fold fadd.ah
     fcvt.s.ah ft0, ft0
-    fdiv.s ft0, ft0, fa1
-    fcvt.ah.s ft0, ft0
+    p.bneimm a7, 2, 5f
+    fmul.s ft0, ft0, fa2
+    j 6f
+5:  fdiv.s ft0, ft0, fa1
+6:  fcvt.ah.s ft0, ft0
 4:  fsh ft0, 0(a5)
     addi a5, a5, 2
     add t3, t3, s8               # next window column
@@ -231,6 +245,7 @@ maxpool_bw_bf16:
 # ---------------------------------------------------------------------------- average backward
 avgpool_bw_bf16:
     pool_enter 8
+    li a7, 1
     jal t6, .Larea
     bw_channels
     words lw, a0, a5, t4         # dy, dx
@@ -249,8 +264,11 @@ avgpool_bw_bf16:
     flh ft2, 0(a5)
     addi a5, a5, 2
     fcvt.s.ah ft2, ft2
-    fdiv.s ft2, ft2, fa1
-    fcvt.ah.s ft2, ft2          # dy / (Hk*Wk), rounded once
+    p.bneimm a7, 2, 5f
+    fmul.s ft2, ft2, fa2
+    j 6f
+5:  fdiv.s ft2, ft2, fa1
+6:  fcvt.ah.s ft2, ft2          # dy / (Hk*Wk), rounded once
     lp.setup x1, t2, 2f
     mv t6, t4
     lp.setup x0, t5, 1f
