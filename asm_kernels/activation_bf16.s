@@ -33,7 +33,7 @@ sigmoid_fw_bf16:
     sigmoid_fw_body flh, fsh, fcvt.s.ah, fcvt.ah.s
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
-.macro sigmoid_slope r
+.macro sigmoid_slope_bf16 r
     vfsub.ah ft8, fa2, \r
     vfmul.ah \r, \r, ft8
 .endm
@@ -41,7 +41,7 @@ sigmoid_fw_bf16:
 sigmoid_bw_bf16:
     fli fa2, 0x3f803f80
     split_groups .Lshare, 12, 3
-    map2 vfmul.ah, pre=sigmoid_slope, esz=2, ld=flh, st=fsh
+    map2 vfmul.ah, pre=sigmoid_slope_bf16, esz=2, ld=flh, st=fsh
 
 mul_bf16:
     split_groups .Lshare, 12, 3

@@ -33,7 +33,7 @@ sigmoid_fw_fp16:
     sigmoid_fw_body flh, fsh, fcvt.s.h, fcvt.h.s
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
-.macro sigmoid_slope r
+.macro sigmoid_slope_fp16 r
     vfsub.h ft8, fa2, \r
     vfmul.h \r, \r, ft8
 .endm
@@ -41,7 +41,7 @@ sigmoid_fw_fp16:
 sigmoid_bw_fp16:
     fli fa2, 0x3c003c00
     split_groups .Lshare, 12, 3
-    map2 vfmul.h, pre=sigmoid_slope, esz=2, ld=flh, st=fsh
+    map2 vfmul.h, pre=sigmoid_slope_fp16, esz=2, ld=flh, st=fsh
 
 mul_fp16:
     split_groups .Lshare, 12, 3

@@ -24,7 +24,7 @@
     .globl bias_grad_fp16
 
 # y (a2) += fa0 (lane 0, replicated) over \n elements, a2 advanced; clobbers t0, \rest, ft0-ft3
-.macro add_run n, rest
+.macro add_run_fp16 n, rest
     srli t0, \n, 3
     andi \rest, \n, 7
     beqz t0, .Lgroups_done\@
@@ -68,7 +68,7 @@ bias_add_fp16:
     p.minu t3, t3, t5            # segment length
 1:  flh fa0, 0(a3)               # b[c]
     addi a3, a3, 2
-    add_run t3, t2
+    add_run_fp16 t3, t2
     sub t5, t5, t3               # elements left
     p.minu t3, t1, t5            # next segment: a whole channel, or what is left of the chunk
     bnez t5, 1b
