@@ -638,18 +638,18 @@ sgd_update_{p}:
 # ---------------------------------------------------------------------------- conversions
 def convert_text(fm: Fmt) -> str:
     """fp32 <-> one 16-bit format (a file per format: each needs only its own extension)."""
-    head = r"""# Conversions between binary32 and the 16-bit formats (family convert), for
-# mixed-precision models: trainlib inserts them between layers of different precisions.
+    head = r"""# Conversions between binary32 and {what} (family convert), for mixed-precision
+# models: trainlib inserts them between layers of different precisions (convert_fp16.s /
+# convert_bf16.s, one file per format so that each needs only its own extension).
 #
-#   fp32_to_fp16, fp32_to_bf16   dst = src rounded to the 16-bit format (nearest even): two
-#                                elements per vfcpka.h.s / vfcpka.ah.s, the packed pair stored
-#                                as one word
-#   fp16_to_fp32, bf16_to_fp32   dst = src widened to binary32 (exact): fcvt.s.h / fcvt.s.ah
+#   fp32_to_{p}   dst = src rounded to {what} (nearest even): two elements per vfcpka.{f}.s,
+#                 the packed pair stored as one word
+#   {p}_to_fp32   dst = src widened to binary32 (exact): fcvt.s.{f}
 #
 # Scheduling: groups of eight (narrowing) or four (widening) elements dealt round robin to the
 # cores as in elementwise.s, loads first; the last core takes the tail one element at a time.
 #
-# a0 -> struct copy {src, dst, n}; a1 = number of cores.
+# a0 -> struct copy {{src, dst, n}}; a1 = number of cores.
     .include "common.inc"
     .text
 
@@ -729,7 +729,7 @@ fp32_to_{p}:
 3:  addi a4, a4, 4
 9:  ret
 """
-    return GENERATED + head + body.format(**fm.subs)
+    return GENERATED + (head + body).format(**fm.subs)
 
 
 def convert_kernels(fm: Fmt) -> list[dict]:
