@@ -13,6 +13,15 @@ layout) and a few constants:
 * ``convert_fp16.s`` / ``convert_bf16.s``, family ``convert``: fp32 <-> fp16 and fp32 <-> bf16
   for mixed-precision models.
 
+How: element-wise, bias, SGD, loss and conversion kernels are templates here (``Source``); the
+depthwise kernels are emitted block by block (``dw_block``); im2row, the transposes and pooling
+are the fp32 files themselves with a checked list of edits (``Derived``: word moves to half
+moves, binary32 operations to 16-bit ones), so their control flow exists once.  Where a 16-bit
+kernel computes in binary32 it expands the fp32 kernel's own code from an include
+(``sigmoid.inc``, ``loss_math.inc``).  Macros a generated file defines carry its suffix, so all
+kernel files assemble together in one program.  ``half.toml`` gives each kernel the ISA it
+needs (catalogue key ``isa``).
+
 Layout: 16-bit arrays are dense, little-endian halves (element i at byte 2i), the argument
 structures are the fp32 kernels' (``structs.toml``): same fields, same element counts.  The
 packed-SIMD loops move two elements per 32-bit word; array bases on a word boundary are fastest
@@ -22,8 +31,8 @@ default presets); a packed pair uses both lanes.
 
 Rounding: every operation rounds once to the 16-bit format, nearest even (frm = 0), in the
 order trainlib's golden model (``trainlib.golden``, 16-bit ``arith``) uses, so element-wise
-results are bit-exact; reductions (bias gradient, MSE) accumulate exact products in binary32
-with ``vfdotpex.s`` and round once at the end, which is closer to the exact value than the
+results are bit-exact; reductions (bias gradient, MSE, depthwise) accumulate exact products in
+binary32 with ``vfdotpex.s`` and round once at the end, which is closer to the exact value than the
 golden model's sequential 16-bit sum and stays within ``golden.tolerance``.
 
 ``python -m asm_kernels.half_gen`` rewrites the ``.s`` files and ``half.toml``; a test checks
