@@ -363,7 +363,8 @@ def sgd(w: np.ndarray, g: np.ndarray, lr: float, weight_decay: float, precision:
 
 
 # ---- a whole training step ----------------------------------------------------------------------
-def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[float, dict]:
+def train_step(model, params: dict, x: np.ndarray, target: np.ndarray,
+               record: dict | None = None) -> tuple[float, dict]:
     """One training step of ``model`` (a ``trainlib.model.Model``): forward, loss, backward to
     the first updated layer, SGD.  Sparse forms: a bias-only layer updates its bias alone; a
     layer with ``update_channels`` updates the first ``update_channel_count`` output channels
@@ -371,7 +372,9 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
 
     Each layer computes in its precision (``model.precision_of``): a tensor passed between
     layers of different precisions is converted (rounded) to the receiving layer's format; the
-    loss computes in the last layer's precision."""
+    loss computes in the last layer's precision; with ``model.master_weights`` the update is
+    SGD in fp32 on fp32 master parameters.  ``record``, when given, receives the activations
+    (``"acts"``) and the output gradient each layer received (``"grads"``, by layer index)."""
     prec = [model.precision_of(la.name) for la in model.layers]
     shapes = model.shapes()
     acts = [x]
@@ -380,6 +383,8 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
         acts.append(forward(la, acts[i], params.get(la.name, {}), skip=skip,
                             precision=prec[i]))
     loss, dy = LOSSES[model.loss](acts[-1], target, precision=prec[-1])
+    if record is not None:
+        record["acts"] = acts
     n = len(model.layers)
     grads = {n: dy}
     extra: dict[int, np.ndarray] = {}
@@ -393,6 +398,8 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
         if isinstance(la, Add):
             src = model.index(la.skip) + 1
             extra[src] = g if src not in extra else ar.out(ar.add(extra[src], ar.rs(g)))
+        if record is not None:
+            record.setdefault("grads", {})[i] = g
         if la.name in model.updated:
             new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g, prec[i]),
                                          params[la.name], prec[i]))
@@ -417,7 +424,11 @@ def train(model, steps: int) -> tuple[list[float], dict]:
 
 def _updated(model, la, grads: dict[str, np.ndarray], params: dict[str, np.ndarray],
              precision: str = "fp32") -> dict[str, np.ndarray]:
-    """The layer's parameters after SGD in its update form."""
+    """The layer's parameters after SGD in its update form.  With ``model.master_weights`` a
+    16-bit layer's parameters are fp32 master copies, updated in fp32 (the layer computes with
+    them rounded to its format, as every step rounds its inputs)."""
+    if getattr(model, "master_weights", False):
+        precision = "fp32"
     if la.name in model.update_bias_only:
         grads = {"bias": grads["bias"]}
     out = {}
