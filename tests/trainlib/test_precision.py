@@ -95,8 +95,18 @@ def test_untransposed_b_is_transposed_by_a_16_bit_kernel_or_refused_by_family():
         calls = ig.tile(ig.extent)
         assert [c.label for c in calls] == ["transpose", "mm"]
         assert calls[1].args["trans_B"] == 1
+    fw = layer_step(FC, (20,), "fw", precision="fp16")     # B = x, a vector: no transpose
+    assert [(c.label, c.args["trans_B"]) for c in fw.tile(10)] == [("mm", 1)]
+
+
+def test_odd_k_on_dense_rows_is_refused_naming_what_is_missing():
+    """The binary16 matmuls read rows padded to an even K: a linear weight gradient (an outer
+    product, K = 1, on dense rows) cannot use them; a forward pass of odd K with one row of
+    B can, only if A is one row too (here it is the 10 x 21 weight: refused)."""
     wg = layer_step(FC, (20,), "wg", precision="fp16")
-    assert [c.args["trans_B"] for c in wg.tile(10)] == [1]
+    assert "K = 1 with dense rows" in unavailable(wg)
+    odd = layer_step(Linear("fc", 21, 10, bias=False), (21,), "fw", precision="fp16")
+    assert "odd K" in unavailable(odd)
 
 
 def test_a_missing_16_bit_family_is_named_not_crashed():
