@@ -13,7 +13,9 @@ every call takes the 16-bit counterpart of its fp32 kernel from the catalogue:
 * the main matmul takes the chosen kernel of family ``matmul_<precision>``.  Where such a
   kernel only takes a transposed B (``trans_B == 1``) and the step's product has B untransposed
   (K x M with K, M > 1), the tile transposes B into a scratch buffer first, with the 16-bit
-  ``transpose`` kernel; that transpose is part of the step and of its cycles.
+  ``transpose`` kernel; where it reads rows padded to an even K and K is odd, the tile pads
+  the rows of A and B (``_pad_rows``: zero fill and transposes).  Those calls are part of the
+  step and of its cycles.
 
 A kernel the catalogue lacks makes the step's calls raise ``NotAvailable`` naming the kernel
 family it needs (``unavailable`` turns that into the plan's refusal): nothing computes on the
@@ -115,32 +117,53 @@ def _takes_untransposed(kernel: Kernel) -> bool:
 
 
 def _main(c: Call, kernel: str, precision: str) -> list[Call]:
-    """The main call with the 16-bit kernel, B transposed first where the kernel needs it."""
+    """The main call with the 16-bit kernel: B transposed first where the kernel needs it,
+    rows padded to an even K where it reads padded rows (``_pad_rows``)."""
     k = catalogue()[kernel]
     a = dict(c.args)
     if c.label != MM_LABEL:
         return [Call(kernel, a, c.label)]
     pre: list[Call] = []
-    if a.get("trans_B", 1) == 0 and not _takes_untransposed(k):
-        if min(a["K"], a["M"]) > 1:            # K x M -> M x K; a vector is its own transpose
-            tr = _need("transpose", precision, "transpose of B")
-            pre = [Call(tr.name, dict(src=a["B"], dst=Ref("bT"), R=a["K"], C=a["M"]),
-                        "transpose")]
-            a["B"] = Ref("bT")
-        a["trans_B"] = 1
-    _check_rows(k, a)
+    untransposed = a.get("trans_B", 1) == 0 and not _takes_untransposed(k)
+    odd = a["K"] % 2 == 1
+    b_done = untransposed and min(a["K"], a["M"]) > 1
+    if b_done and odd:                         # K x M into a (K+1) x M with a zero last row
+        pre += _pad_rows(a["B"], a["M"], a["K"], "b", precision, transposed=True)
+        a["B"] = Ref("bp")
+    elif b_done:                               # K x M -> M x K
+        tr = _need("transpose", precision, "transpose of B")
+        pre.append(Call(tr.name, dict(src=a["B"], dst=Ref("bT"), R=a["K"], C=a["M"]),
+                        "transpose"))
+        a["B"] = Ref("bT")
+    if untransposed:
+        a["trans_B"] = 1                       # done above, or a vector: its own transpose
+    if odd and a["N"] > 1:
+        pre += _pad_rows(a["A"], a["N"], a["K"], "a", precision)
+        a["A"] = Ref("ap")
+    if odd and a["M"] > 1 and not b_done:      # B is M x K dense rows now
+        pre += _pad_rows(a["B"], a["M"], a["K"], "b", precision)
+        a["B"] = Ref("bp")
     return [*pre, Call(kernel, a, c.label)]
 
 
-def _check_rows(k: Kernel, a: dict) -> None:
-    """The packed-SIMD matmuls read rows of A and B (M x K) K2 = K rounded up to even
-    half-words long, so that every row starts on a word (``asm_kernels/matmul_fp16_gen.py``);
-    the step's operands are dense rows, which agree only for K even or a single row."""
-    if a["K"] % 2 and (a["N"] > 1 or a["M"] > 1):
-        raise NotAvailable(f"{k.name} reads rows padded to an even K; this product has K = "
-                           f"{a['K']} with dense rows ({a['N']} x {a['K']} by {a['M']} x "
-                           f"{a['K']}): it needs a {k.family} kernel for odd K on dense rows "
-                           f"(or a 16-bit row-padding kernel)")
+def _pad_rows(x: Ref, rows: int, k: int, tag: str, precision: str,
+              transposed: bool = False) -> list[Call]:
+    """Calls giving ``rows`` x (k + 1) rows of ``x`` with a zero pad value each (scratch
+    ``<tag>p``), the layout of the packed-SIMD matmuls for an odd K: every row starts on a word
+    (``asm_kernels/matmul_fp16_gen.py``).  ``x`` is rows x k, or k x rows when ``transposed``.
+    Built with the 16-bit data-movement kernels: x transposed (or copied, when it already is)
+    into a (k + 1) x rows buffer whose last row is zero-filled, then transposed."""
+    tr = _need("transpose", precision, "row padding")
+    fill = _need("fill", precision, "row padding")
+    big = Ref(f"{tag}P")
+    calls = [Call(fill.name, dict(dst=Ref(big.buf, k * rows), n=rows, value=0.0), "pad")]
+    if transposed:
+        cp = _need("copy", precision, "row padding")
+        calls.append(Call(cp.name, dict(src=x, dst=big, n=k * rows), "pad"))
+    else:
+        calls.append(Call(tr.name, dict(src=x, dst=big, R=rows, C=k), "pad"))
+    calls.append(Call(tr.name, dict(src=big, dst=Ref(f"{tag}p"), R=k + 1, C=rows), "pad"))
+    return calls
 
 
 def _calls(calls: list[Call], precision: str) -> list[Call]:
@@ -153,9 +176,18 @@ def _calls(calls: list[Call], precision: str) -> list[Call]:
     return out
 
 
-def _bt_elements(calls: list[Call]) -> int:
-    return max([int(c.args["K"]) * int(c.args["M"]) for c in calls
-                if c.label == MM_LABEL and c.args.get("B") == Ref("bT")], default=0)
+PAD_SCRATCH = ("bT", "aP", "ap", "bP", "bp")
+
+
+def _written(calls: list[Call], buf: str) -> int:
+    """Elements of scratch ``buf`` the calls write (transpose: R x C; copy, fill: n)."""
+    most = 0
+    for c in calls:
+        dst = c.args.get("dst")
+        if isinstance(dst, Ref) and dst.buf == buf:
+            n = c.args["R"] * c.args["C"] if "R" in c.args else c.args["n"]
+            most = max(most, dst.offset + int(n))
+    return most
 
 
 def in_precision(spec: StepSpec, precision: str) -> StepSpec:
@@ -172,7 +204,8 @@ def in_precision(spec: StepSpec, precision: str) -> StepSpec:
 
     scratch = [dataclasses.replace(s, fmt=precision) for s in spec.scratch]
     if main is not None and catalogue()[main].family.startswith("matmul"):
-        scratch.append(Scratch("bT", lambda n: _bt_elements(tile(n)), fmt=precision))
+        scratch += [Scratch(b, lambda n, b=b: _written(tile(n), b), fmt=precision)
+                    for b in PAD_SCRATCH]
     return dataclasses.replace(spec, tensors=tensors, tile=tile, prologue=prologue,
                                scratch=scratch, precision=precision)
 

@@ -99,14 +99,20 @@ def test_untransposed_b_is_transposed_by_a_16_bit_kernel_or_refused_by_family():
     assert [(c.label, c.args["trans_B"]) for c in fw.tile(10)] == [("mm", 1)]
 
 
-def test_odd_k_on_dense_rows_is_refused_naming_what_is_missing():
-    """The binary16 matmuls read rows padded to an even K: a linear weight gradient (an outer
-    product, K = 1, on dense rows) cannot use them; a forward pass of odd K with one row of
-    B can, only if A is one row too (here it is the 10 x 21 weight: refused)."""
+def test_odd_k_pads_the_rows_the_binary16_matmuls_read():
+    """The binary16 matmuls read rows padded to an even K: with K odd the tile pads the rows
+    of A and B first (zero fill, transposes) unless an operand is a single row.  A linear
+    weight gradient is an outer product (K = 1): both operands padded."""
     wg = layer_step(FC, (20,), "wg", precision="fp16")
-    assert "K = 1 with dense rows" in unavailable(wg)
-    odd = layer_step(Linear("fc", 21, 10, bias=False), (21,), "fw", precision="fp16")
-    assert "odd K" in unavailable(odd)
+    if counterpart("transpose", "fp16") is None or counterpart("fill", "fp16") is None:
+        assert "row padding" in unavailable(wg)
+        return
+    calls = wg.tile(10)
+    assert [c.label for c in calls] == ["pad"] * 6 + ["mm"]
+    mm = calls[-1]
+    assert (mm.args["A"].buf, mm.args["B"].buf, mm.args["K"]) == ("ap", "bp", 1)
+    fw = layer_step(Linear("fc", 21, 10, bias=False), (21,), "fw", precision="fp16")
+    assert [c.label for c in fw.tile(10)] == ["pad"] * 3 + ["mm"]       # A only: B is x
 
 
 def test_a_missing_16_bit_family_is_named_not_crashed():

@@ -53,6 +53,13 @@ def size(text: str) -> int:
     return int(m.group(1), 0) * UNITS[m.group(2).lower()]
 
 
+def add_isa_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--isa", metavar="ISA",
+                   help="the ISA the cores execute, as an ISA string (default: the config's, "
+                        "e.g. rv32imfc_xpulpv2_xf16_xf16alt_xfvec); fp16 needs xf16 and "
+                        "xfvec, bf16 xf16alt and xfvec")
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``tune`` subcommand to a ``trainlib`` argument parser."""
     p = subparsers.add_parser("tune", help="pick tile and kernel per layer step by running "
@@ -65,6 +72,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--cores", type=int, default=8, help="cluster cores (default: 8)")
     p.add_argument("--config", default="pulp-open", help="isasim preset or TOML file")
     p.add_argument("--l1", type=size, help="TCDM size of the cluster (default: the config's)")
+    add_isa_option(p)
     p.add_argument("--reserve", type=size, default=0, help="TCDM bytes the tiler leaves free")
     p.add_argument("--memory", choices=("tcdm", "l2"),
                    help="resident or streamed (default: the model's plan; a layer: l2)")
@@ -101,7 +109,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def _options(args) -> TuneOptions:
     cache = None if args.no_cache else (args.cache or "")
     return TuneOptions(
-        cores=args.cores, config=args.config, l1=args.l1, memory=args.memory,
+        cores=args.cores, config=args.config, l1=args.l1, isa=args.isa, memory=args.memory,
         search=SearchOptions(top_kernels=args.top_kernels, tilings=args.tilings,
                              reserve=args.reserve, max_tiles=args.max_tiles,
                              exhaustive=args.exhaustive, explore=args.explore),

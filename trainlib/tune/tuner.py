@@ -44,6 +44,7 @@ class TuneOptions:
     cores: int = 8
     config: str | ClusterConfig = "pulp-open"
     l1: int | None = None              # TCDM bytes of the simulated cluster (None: config's)
+    isa: str | None = None             # ISA string of the cores (None: the config's)
     memory: str | None = None          # tcdm | l2 (None: the model's plan; a layer: l2)
     search: SearchOptions = SearchOptions()
     timeout: float = 120.0             # seconds per candidate before its worker is killed
@@ -53,8 +54,9 @@ class TuneOptions:
 
     def cluster(self) -> ClusterConfig:
         cfg = run_config(self.config, self.cores)
-        if self.l1 is not None:
-            cfg = cfg.replace(tcdm_size=self.l1)
+        if self.l1 is not None or self.isa is not None:
+            cfg = cfg.replace(tcdm_size=self.l1 if self.l1 is not None else cfg.tcdm_size,
+                              xpulp=self.isa or cfg.xpulp)
             cfg.validate()
         return cfg
 
