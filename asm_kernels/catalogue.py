@@ -13,6 +13,16 @@ other file declares ``[[kernel]]`` entries:
     constraints list of conditions on the arguments, e.g. ["K >= 2"] (Python expressions)
     doc         one line: what it computes
 
+16-bit kernels (``asm_kernels/half_gen.py``, ``matmul_fp16_gen.py``): the counterpart of fp32
+kernel ``k`` in binary16 is ``k_fp16`` (family ``<fp32 family>_fp16``), in bfloat16 ``k_bf16``
+(family ``<fp32 family>_bf16``); a kernel that only moves 16-bit data or looks at bits (im2row,
+transposes, copy, ReLU) serves both formats as ``k_16`` (family ``<fp32 family>_16``).  Their
+argument structures are the fp32 kernel's: same fields and element counts, the pointers to
+16-bit arrays (the losses' per-core ``partial`` slots and the ``out`` / ``stats`` words stay
+binary32, see ``loss_fp16.s``).  ``variant(k, precision)`` names the kernel to call.  Family
+``convert`` (``fp32_to_fp16``, ``fp16_to_fp32``, ``fp32_to_bf16``, ``bf16_to_fp32``, struct
+copy) converts tensors between layers of different precisions.
+
 Kernel files may ``.include`` the shared macro files (``*.inc``) of this directory, which
 ``kernel_dir()`` names for the assembler wherever the package is installed.
 
@@ -130,3 +140,29 @@ def kernel(name: str) -> Kernel:
         return catalogue()[name]
     except KeyError:
         raise KeyError(f"no kernel {name!r}; known: {', '.join(sorted(catalogue()))}") from None
+
+
+PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+def variant(name: str, precision: str) -> str:
+    """The kernel computing what fp32 kernel ``name`` computes, on data of ``precision``:
+    ``name`` itself for fp32, else ``name_fp16`` / ``name_bf16`` (arithmetic in that format),
+    else ``name_16`` (16-bit data movement, both formats), else ``name`` when the fp32 kernel
+    works on binary32 values whatever the layer's precision (the losses' combines, which read
+    binary32 partial sums).  KeyError when the catalogue has none of them."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision {precision!r}: one of {', '.join(PRECISIONS)}")
+    cat = catalogue()
+    if precision == "fp32":
+        return kernel(name).name
+    for cand in (f"{name}_{precision}", f"{name}_16"):
+        if cand in cat:
+            return cand
+    if name in BINARY32_IN_EVERY_PRECISION:
+        return name
+    raise KeyError(f"no {precision} variant of kernel {name!r} in the catalogue")
+
+
+# fp32 kernels that serve the 16-bit layers too: they read and write only binary32 words
+BINARY32_IN_EVERY_PRECISION = frozenset({"reduce_sum", "ce_combine"})
