@@ -11,6 +11,9 @@ other file declares ``[[kernel]]`` entries:
     unroll      [U, V]: output block computed per inner loop (matmul-like kernels)
     parallel    dimension split over cores: N, M, channels, elements, rows, ...
     constraints list of conditions on the arguments, e.g. ["K >= 2"] (Python expressions)
+    isa         the smallest ISA string it is written for (default ``rv32imfc_xpulpv2``): the
+                register-file model (``f``: separate FP registers; ``_zfinx``: FP values in the
+                x registers) and the optional extensions it uses (``_xf16``, ``_xfvec`` ...)
     doc         one line: what it computes
 
 16-bit kernels (``asm_kernels/half_gen.py``, ``matmul_fp16_gen.py``): the counterpart of fp32
@@ -40,7 +43,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
 
+from toolchain.table import Selection, SelectionError, parse_selection
+
 FIELD_KINDS = ("ptr", "i32", "f32")
+DEFAULT_ISA = "rv32imfc_xpulpv2"
 
 
 class CatalogueError(ValueError):
@@ -74,7 +80,17 @@ class Kernel:
     parallel: str = ""
     constraints: tuple[str, ...] = ()
     doc: str = ""
+    isa: str = DEFAULT_ISA
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def selection(self) -> Selection:
+        return parse_selection(self.isa)
+
+    @property
+    def regfile(self) -> str:
+        """``"x"``: FP values in the integer registers (zfinx), ``"f"``: separate FP registers."""
+        return "x" if self.selection.zfinx else "f"
 
     def source(self) -> str:
         return kernel_dir().joinpath(self.file).read_text()
@@ -113,7 +129,7 @@ def structs() -> dict[str, Struct]:
 def catalogue() -> dict[str, Kernel]:
     """Every kernel of every catalogue file, by name."""
     known = {"name", "file", "entry", "family", "args", "unroll", "parallel", "constraints",
-             "doc"}
+             "doc", "isa"}
     out: dict[str, Kernel] = {}
     files = sorted(r for r in kernel_dir().iterdir()
                    if r.name.endswith(".toml") and r.name != "structs.toml")
@@ -127,11 +143,16 @@ def catalogue() -> dict[str, Kernel]:
                 raise CatalogueError(f"{where}: defined twice")
             if spec["args"] not in structs():
                 raise CatalogueError(f"{where}: unknown argument struct {spec['args']!r}")
+            try:
+                parse_selection(spec.get("isa", DEFAULT_ISA))
+            except SelectionError as e:
+                raise CatalogueError(f"{where}: isa: {e}") from None
             out[spec["name"]] = Kernel(
                 name=spec["name"], file=spec["file"], entry=spec["entry"],
                 family=spec["family"], args=structs()[spec["args"]],
                 unroll=tuple(spec.get("unroll", (1, 1))), parallel=spec.get("parallel", ""),
-                constraints=tuple(spec.get("constraints", ())), doc=spec.get("doc", ""))
+                constraints=tuple(spec.get("constraints", ())), doc=spec.get("doc", ""),
+                isa=spec.get("isa", DEFAULT_ISA))
     return out
 
 
@@ -166,3 +187,27 @@ def variant(name: str, precision: str) -> str:
 
 # fp32 kernels that serve the 16-bit layers too: they read and write only binary32 words
 BINARY32_IN_EVERY_PRECISION = frozenset({"reduce_sum", "ce_combine"})
+
+
+def usable(k: Kernel | str, isa: str) -> bool:
+    """Whether a core whose ISA string is ``isa`` (a preset's ``xpulp``) runs kernel ``k`` as
+    written: the same register-file model (a zfinx core has no f registers; a core with them
+    does not take FP operands from the x registers), the same Xpulp family, and every optional
+    extension the kernel uses.  This is what a tuner filters its candidates with, so that it
+    tunes under the preset's model."""
+    k = kernel(k) if isinstance(k, str) else k
+    need, have = k.selection, parse_selection(isa)
+    return (need.zfinx == have.zfinx and need.fp <= have.fp and need.family == have.family
+            and need.extensions <= have.extensions)
+
+
+def program_isa(k: Kernel | str, isa: str) -> str:
+    """The ISA to assemble and run kernel ``k`` with on a core configured with ``isa``: that
+    ISA with the kernel's register-file model (so that both models' kernels can be measured
+    under one timing preset, as ``bench/kernels.py`` does)."""
+    k = kernel(k) if isinstance(k, str) else k
+    have = parse_selection(isa)
+    if k.selection.zfinx == have.zfinx:
+        return isa
+    zfinx = k.selection.zfinx
+    return Selection(have.family, have.extensions, have.fp, zfinx).name

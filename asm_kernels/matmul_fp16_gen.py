@@ -1,28 +1,39 @@
-"""Generator of the packed-SIMD binary16 matmul kernels (``asm_kernels/matmul_fp16_<U>x<V>.s``).
+"""Generator of the packed-SIMD 16-bit matmul kernels: binary16 (``matmul_fp16_*.s``, family
+``matmul_fp16``) and bfloat16 (``matmul_bf16_*.s``, family ``matmul_bf16``), each for both
+register-file models.
 
 The kernels reuse the fp32 family's driver (split of N or M over the cores in whole groups,
 cover of the core's rectangle with U x V blocks and smaller leftover strips), its list
 scheduler and its register plans (``asm_kernels/matmul_gen.py``); what differs is one K step
 and the ends of a block, written here.
 
-What they compute: ``C[N x M] = A[N x K] . B^T`` (``C += ...`` when ``accumulate``) on IEEE
-binary16 arrays, B stored M x K (``trans_B = 1``; the K x M layout has no pair of consecutive
-k values in one 32-bit word, so it is refused by the catalogue constraint and goes through the
-transpose kernel first).  Rows of A and B are K2 = K rounded up to even values long (a 32-bit
-word holds the values k, k+1 of a row, lane 0 = the even k), so every row starts on a word;
-with K odd the pad value at index K of each row is never read as an operand.  C is dense,
-N x M binary16.
+What they compute: ``C[N x M] = A[N x K] . B^T`` (``C += ...`` when ``accumulate``) on 16-bit
+arrays, B stored M x K (``trans_B = 1``; the K x M layout has no pair of consecutive k values in
+one 32-bit word, so it is refused by the catalogue constraint: trainlib's lowering transposes B
+first with the transpose kernel, O(K M) work beside the O(N K M) product).  Rows of A and B are
+K2 = K rounded up to even values long (a 32-bit word holds the values k, k+1 of a row, lane 0 =
+the even k), so every row starts on a word; with K odd the pad value at index K of each row is
+never read as an operand.  C is dense, N x M 16-bit values.
 
-Rounding (Xfvec ``vfdotpex.s.h``, ``isasim/smallfloat.py``; GVSoC ``rv32Xfvec.hpp``): each
-output is accumulated in binary32, starting from +0 (or from C converted exactly to binary32
-when accumulating); one instruction per k pair adds ``fma(a[k+1], b[k+1], a[k] * b[k])``
-(product exact, fma rounded to binary32) to the accumulator (rounded to binary32), k pairs in
-increasing order.  With K odd the last value is a pair whose upper lanes are zero (``lhu`` +
-``fmv.w.x``).  The binary32 sum is rounded once to binary16 (``fcvt.h.s``, frm = nearest even)
-and stored.  Two MACs per instruction: peak 2 MAC/cycle per core, 16 on 8 cores.
+Rounding (Xfvec ``vfdotpex.s.h`` / ``vfdotpex.s.ah``, ``isasim/smallfloat.py``; GVSoC
+``rv32Xfvec.hpp``): each output is accumulated in binary32, starting from +0 (or from C
+converted exactly to binary32 when accumulating); one instruction per k pair adds
+``fma(a[k+1], b[k+1], a[k] * b[k])`` (product exact, fma rounded to binary32) to the accumulator
+(rounded to binary32), k pairs in increasing order.  With K odd the last value is a pair whose
+upper lanes are zero.  The binary32 sum is rounded once to the 16-bit format (``fcvt.h.s`` /
+``fcvt.ah.s``, frm = nearest even) and stored.  Two MACs per instruction: peak 2 MAC/cycle per
+core, 16 on 8 cores.  The ``mmhl_`` kernels accumulate in binary16 lanes instead (``vfmac.h``),
+as PULP-TrainLib's C kernels do.
 
-``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml``; a
-test checks that the committed files are up to date.
+Register files: ``mmh_`` / ``mmb_`` hold the pairs and sums in the f registers (flw, flh, fsh);
+``mmhx_`` / ``mmbx_`` are for a core with a single register file (zfinx, PULP-TrainLib's
+cores): the same values in the x registers (lw, lh, sh), the pointers sharing those registers,
+hence smaller blocks (2 x 4 and its transpose at most).  PULP-TrainLib's ``mm_fp16_SIMD_4x8``
+shape (32 outputs) fits neither model with one binary32 sum per output: 32 accumulators alone
+fill the f registers; 4 x 6 is the largest block here.
+
+``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml`` /
+``matmul_bf16.toml``; a test checks that the committed files are up to date.
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from asm_kernels.matmul_gen import FREGS, Family, Strip, emit_family, stall_count
+from asm_kernels.matmul_gen import X_SAVED, Family, Strip, XStrip, emit_family, stall_count
 
 HERE = Path(__file__).parent
 
@@ -42,17 +53,29 @@ class HStrip(Strip):
     """A strip routine of u x v blocks on binary16 pairs, B stored M x K2."""
 
     MAC: ClassVar[str] = "vfdotpex.s.h {c}, {a}, {b}"
+    FMT: ClassVar[str] = "h"               # the 16-bit format's suffix: h binary16, ah bfloat16
+    HALF_LOAD: ClassVar[str] = "flh"       # one 16-bit value into an FP value register
+    HALF_STORE: ClassVar[str] = "fsh"
     ACCUMULATES_IN: ClassVar[str] = "binary32"
 
     def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
         """The accumulator of one output from C (``off`` bytes from ``ptr``), when
-        accumulating: the binary16 value widened (exact) to binary32."""
-        return [f"    flh {acc}, {off}({ptr})", f"    fcvt.s.h {acc}, {acc}"]
+        accumulating: the 16-bit value widened (exact) to binary32."""
+        return [f"    {self.HALF_LOAD} {acc}, {off}({ptr})",
+                f"    fcvt.s.{self.FMT} {acc}, {acc}"]
 
     def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
                 ) -> list[str]:
-        """One output to C: the binary32 sum rounded once to binary16."""
-        return [f"    fcvt.h.s {acc}, {acc}", f"    fsh {acc}, {off}({ptr})"]
+        """One output to C: the binary32 sum rounded once to the 16-bit format."""
+        return [f"    fcvt.{self.FMT}.s {acc}, {acc}", f"    {self.HALF_STORE} {acc}, {off}({ptr})"]
+
+    def zero(self, acc: str) -> str:
+        """An accumulator set to +0."""
+        return f"    fmv.w.x {acc}, zero"
+
+    def pair_of_one(self, dst: str, ptr: str, tmp: str) -> list[str]:
+        """The last value of a row with K odd as a pair whose upper lane is zero."""
+        return [f"    lhu {tmp}, 0({ptr})", f"    fmv.w.x {dst}, {tmp}"]
 
     def emit(self, prefix: str) -> list[str]:
         u, v, uk = self.u, self.v, self.uk
@@ -62,7 +85,8 @@ class HStrip(Strip):
         pa, pb, q, r = ip["pa"], ip["pb"], ip["q"], ip["r"]
         main = self.body(uk)
         one = self.body(1)
-        spare = FREGS[u * v:]
+        spare = self.fregs()[u * v:]
+        assert len(spare) > u, f"{self}: no registers for the K-odd tail"
         lines = [
             "",
             f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
@@ -82,7 +106,7 @@ class HStrip(Strip):
             lines += [f"    mv {q}, {r}"]
         lines += [f"    mv {pa[0]}, a4",
                   f"    bnez s3, {name}_ldc"]
-        lines += [f"    fmv.w.x {acc[rr][t]}, zero" for rr in range(u) for t in range(v)]
+        lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
         lines += [f"    j {name}_ptrs", f"{name}_ldc:               # accumulate: from C"]
         for rr in range(u):
             if rr:
@@ -99,9 +123,9 @@ class HStrip(Strip):
                   f"    andi {q}, s0, 1",
                   f"    beqz {q}, {name}_store"]
         for rr in range(u):
-            lines += [f"    lhu {q}, 0({pa[rr]})", f"    fmv.w.x {spare[rr]}, {q}"]
+            lines += self.pair_of_one(spare[rr], pa[rr], q)
         for t in range(v):
-            lines += [f"    lhu {q}, 0({pb[t]})", f"    fmv.w.x {spare[u]}, {q}"]
+            lines += self.pair_of_one(spare[u], pb[t], q)
             lines += [f"    {self.MAC.format(c=acc[rr][t], a=spare[rr], b=spare[u])}"
                       for rr in range(u)]
         lines += [f"{name}_store:", f"    mv {pa[0]}, a4"]
@@ -137,6 +161,42 @@ class HLaneStrip(HStrip):
 
 
 @dataclass(frozen=True)
+class BStrip(HStrip):
+    """The bfloat16 strip routine (Xf16alt / Xfvec ``.ah``): the same schedule, products of
+    bfloat16 pairs (exact in binary32: 8 + 8 significant bits) summed in binary32."""
+
+    MAC: ClassVar[str] = "vfdotpex.s.ah {c}, {a}, {b}"
+    FMT: ClassVar[str] = "ah"
+
+
+class _OneRegisterFile:
+    """What differs on a core with a single register file (zfinx): 16-bit values are loaded
+    and stored from the x registers directly (``lh`` / ``sh``; the conversions read the low
+    half and ignore the upper bits), +0 is ``mv``, a lone last value needs no move; the
+    routine may not take s0 (the K of each block's count is read per block)."""
+
+    HALF_LOAD: ClassVar[str] = "lh"
+    HALF_STORE: ClassVar[str] = "sh"
+    SAVED: ClassVar[tuple[str, ...]] = tuple(r for r in X_SAVED if r != "s0")
+
+    def zero(self, acc: str) -> str:
+        return f"    mv {acc}, zero"
+
+    def pair_of_one(self, dst: str, ptr: str, tmp: str) -> list[str]:
+        return [f"    lhu {dst}, 0({ptr})"]
+
+
+@dataclass(frozen=True)
+class HXStrip(_OneRegisterFile, XStrip, HStrip):
+    """The binary16 strip routine on a single register file."""
+
+
+@dataclass(frozen=True)
+class BXStrip(_OneRegisterFile, XStrip, BStrip):
+    """The bfloat16 strip routine on a single register file."""
+
+
+@dataclass(frozen=True)
 class Fp16Family(Family):
     """The two kernels (split over N and over M) of one binary16 block shape."""
 
@@ -144,6 +204,10 @@ class Fp16Family(Family):
     layouts: ClassVar[tuple[int, ...]] = (1,)
     elem_log2: ClassVar[int] = 1
     dtype: ClassVar[str] = "fp16"
+    family: ClassVar[str] = "matmul_fp16"          # the catalogue family
+    fmt_name: ClassVar[str] = "IEEE binary16"
+    isa: ClassVar[str] = "rv32imfc_xpulpv2_xf16_xfvec"
+    regs_note: ClassVar[str] = ""
     k_stride: ClassVar[tuple[str, ...]] = (
         "    addi s1, s0, 1",
         "    andi s1, s1, -2             # K2: K rounded up to even",
@@ -165,15 +229,16 @@ class Fp16Family(Family):
 
     @property
     def rounding(self) -> str:
-        return ("each output accumulated in binary32 by vfdotpex.s.h, one k pair per "
-                "instruction, then rounded once to binary16")
+        fmt = self.strip_type.FMT
+        return (f"each output accumulated in binary32 by vfdotpex.s.{fmt}, one k pair per "
+                f"instruction, then rounded once to {self.fmt_name}")
 
     @property
     def title(self) -> str:
         p = self.prefix
-        return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), IEEE "
-                f"binary16 in and out, B stored M x K, rows of A and B K2 = K rounded up to "
-                f"even values long; {self.rounding}.  Main block {self.u} "
+        return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), "
+                f"{self.fmt_name} in and out, B stored M x K, rows of A and B K2 = K rounded up "
+                f"to even values long; {self.rounding}.{self.regs_note}  Main block {self.u} "
                 f"x {self.v} (k pairs unrolled x{self.uk}), rows (_n) or columns (_m) of C "
                 f"split over the cores in whole groups of {self.u} rows / {self.v} columns.")
 
@@ -197,6 +262,65 @@ class Fp16LaneFamily(Fp16Family):
         return ("each output accumulated in two binary16 lanes by vfmac.h (lane 0 the even k, "
                 "lane 1 the odd k, one rounding per product), the lanes added by fadd.h at the "
                 "end, as PULP-TrainLib's fp16 SIMD kernels accumulate")
+
+
+ONE_REGFILE = ("  On a core with a single register file (zfinx, as PULP-TrainLib's): the pairs "
+               "and the binary32 sums live in the x registers, loaded with lw / lh, stored with "
+               "sh.")
+
+
+@dataclass(frozen=True)
+class Fp16XFamily(Fp16Family):
+    """The binary16 kernels of one block shape on a single register file."""
+
+    strip_type: ClassVar[type[Strip]] = HXStrip
+    isa: ClassVar[str] = "rv32imc_zfinx_xpulpv2_xf16_xfvec"
+    saved_fregs: ClassVar[tuple[str, ...]] = ()
+    regs_note: ClassVar[str] = ONE_REGFILE
+
+    @property
+    def prefix(self) -> str:
+        return f"mmhx_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_fp16_zfinx_{self.name}.s"
+
+
+@dataclass(frozen=True)
+class Bf16Family(Fp16Family):
+    """The bfloat16 kernels (Xf16alt conversions, Xfvec ``.ah`` dot products)."""
+
+    strip_type: ClassVar[type[Strip]] = BStrip
+    family: ClassVar[str] = "matmul_bf16"
+    fmt_name: ClassVar[str] = "bfloat16"
+    isa: ClassVar[str] = "rv32imfc_xpulpv2_xf16alt_xfvec"
+
+    @property
+    def prefix(self) -> str:
+        return f"mmb_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_bf16_{self.name}.s"
+
+
+@dataclass(frozen=True)
+class Bf16XFamily(Bf16Family):
+    """The bfloat16 kernels on a single register file."""
+
+    strip_type: ClassVar[type[Strip]] = BXStrip
+    isa: ClassVar[str] = "rv32imc_zfinx_xpulpv2_xf16alt_xfvec"
+    saved_fregs: ClassVar[tuple[str, ...]] = ()
+    regs_note: ClassVar[str] = ONE_REGFILE
+
+    @property
+    def prefix(self) -> str:
+        return f"mmbx_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_bf16_zfinx_{self.name}.s"
 
 
 FAMILIES = (
@@ -228,27 +352,73 @@ FAMILIES = (
 )
 
 
-def catalogue_toml() -> str:
-    out = ["# The binary16 matmul family (packed SIMD, vfdotpex.s.h), GENERATED by",
+X_NOTE = ("  Single register file: the pointers, pairs and binary32 sums share the 19 x registers "
+          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).")
+
+# The single-register-file binary16 kernels: the naive loop, PULP-TrainLib's 2 x 4 and its
+# transpose, and 2 x 2.  With B stored M x K a u x v block needs u + v pointers: 2 x 4 takes 6,
+# 8 accumulators, 2 held pairs and a pool of 3: all 19; 3 x 3 would need 20, PULP-TrainLib's
+# 4 x 8 (32 sums) does not fit either register file.
+X_FAMILIES = (
+    Fp16XFamily(1, 1, uk=1, tag="naive", scheduling=(
+        "Scheduling: one output at a time, one k pair per loop iteration." + X_NOTE)),
+    Fp16XFamily(2, 2, scheduling=(
+        "Scheduling: 2 x 2 block, per k pair 4 word loads feed 4 vfdotpex.s.h (8 MACs), 4 "
+        "pairs per loop iteration with two banks." + X_NOTE)),
+    Fp16XFamily(2, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's mm_fp16_SIMD_2x4 block: per k pair 6 word loads feed 8 "
+        "vfdotpex.s.h (16 MACs); the 2 A pairs held, the 4 B pairs streamed through a rotating "
+        "pool of 3 registers." + X_NOTE)),
+    Fp16XFamily(4, 2, scheduling=(
+        "Scheduling: the transpose of 2 x 4: the 2 B pairs held, the 4 A pairs streamed "
+        "through a rotating pool of 3 registers." + X_NOTE)),
+)
+
+BF16_FAMILIES = (
+    Bf16Family(1, 1, uk=1, tag="naive", scheduling=(
+        "Scheduling: one output at a time, one k pair per loop iteration: the reference "
+        "point of the family.")),
+    Bf16Family(2, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 4 block, as mmh_2x4 with vfdotpex.s.ah.")),
+    Bf16Family(4, 6, uk=8, scheduling=(
+        "Scheduling: the largest block the register file holds, as mmh_4x6 with "
+        "vfdotpex.s.ah.")),
+    Bf16Family(6, 4, uk=8, scheduling=(
+        "Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah.")),
+    Bf16XFamily(1, 1, uk=1, tag="naive", scheduling=(
+        "Scheduling: one output at a time, one k pair per loop iteration." + X_NOTE)),
+    Bf16XFamily(2, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 4 block, as mmhx_2x4 with vfdotpex.s.ah." + X_NOTE)),
+    Bf16XFamily(4, 2, scheduling=(
+        "Scheduling: the transpose of 2 x 4, as mmhx_4x2 with vfdotpex.s.ah." + X_NOTE)),
+)
+
+
+def catalogue_toml(families: tuple[Fp16Family, ...], what: str) -> str:
+    out = [f"# The {what} matmul family (packed SIMD, vfdotpex), GENERATED by",
            "# asm_kernels/matmul_fp16_gen.py (python -m asm_kernels.matmul_fp16_gen).  Layout and",
            "# rounding: that module's docstring.", ""]
-    for fam in FAMILIES:
+    for fam in families:
+        regs = ", FP values in x registers (zfinx)" if fam.saved_fregs == () else ""
         for dim, what, g in (("N", "rows", fam.u), ("M", "columns", fam.v)):
             kname = f"{fam.prefix}_{dim.lower()}"
             out += ["[[kernel]]", f'name = "{kname}"', f'file = "{fam.file}"',
-                    f'entry = "{kname}"', 'family = "matmul_fp16"', 'args = "matmul"',
+                    f'entry = "{kname}"', f'family = "{fam.family}"', 'args = "matmul"',
                     f"unroll = [{fam.u}, {fam.v}]", f'parallel = "{dim}"',
                     'constraints = ["N >= 1", "M >= 1", "K >= 1", "trans_B == 1"]',
-                    f'doc = "binary16 (accumulated in {fam.strip_type.ACCUMULATES_IN}), '
-                    f'{fam.u}x{fam.v} block, k pairs x{fam.uk}, {what} of C split over the '
-                    f'cores in groups of {g}"', ""]
+                    f'isa = "{fam.isa}"',
+                    f'doc = "{fam.fmt_name} (accumulated in {fam.strip_type.ACCUMULATES_IN})'
+                    f'{regs}, {fam.u}x{fam.v} block, k pairs x{fam.uk}, {what} of C split over '
+                    f'the cores in groups of {g}"', ""]
     return "\n".join(out)
 
 
 def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
-    files = {HERE / fam.file: emit_family(fam) for fam in FAMILIES}
-    files[HERE / "matmul_fp16.toml"] = catalogue_toml()
+    files = {HERE / fam.file: emit_family(fam)
+             for fam in FAMILIES + X_FAMILIES + BF16_FAMILIES}
+    files[HERE / "matmul_fp16.toml"] = catalogue_toml(FAMILIES + X_FAMILIES, "binary16")
+    files[HERE / "matmul_bf16.toml"] = catalogue_toml(BF16_FAMILIES, "bfloat16")
     return files
 
 

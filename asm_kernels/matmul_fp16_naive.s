@@ -1,6 +1,6 @@
 # mmh_naive_n / mmh_naive_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), IEEE binary16
 # in and out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
-# accumulated in binary32 by vfdotpex.s.h, one k pair per instruction, then rounded once to
+# accumulated in binary32 by vfdotpex.s.h, one k pair per instruction, then rounded once to IEEE
 # binary16. Main block 1 x 1 (k pairs unrolled x1), rows (_n) or columns (_m) of C split over the
 # cores in whole groups of 1 rows / 1 columns.
 #

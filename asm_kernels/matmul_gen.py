@@ -54,6 +54,10 @@ FREGS = tuple(f"f{i}" for i in range(32))
 # ilp32f callee-saved FP registers, saved by the driver because strips use all 32.
 FS_REGS = ("fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11")
 S_REGS = tuple(f"s{i}" for i in range(12))
+# zfinx strips: the x registers for pointers and FP values, caller-saved ones first; the
+# driver's s4-s11, ra and s0 (X_SAVED; s0 = K is read only before the first block) are saved
+# by the strip routine that uses them.
+X_SAVED = ("s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "ra", "s0")
 
 
 @dataclass(frozen=True)
@@ -64,11 +68,18 @@ class Op:
     defs: frozenset[str]
     uses: frozenset[str]
     load: bool = False
+    bumped: str = ""        # the base register a post-increment load advances
+
+    @property
+    def late(self) -> frozenset[str]:
+        """The registers whose value arrives a cycle late: a load's data (a post-incremented
+        base register is ready for the next instruction)."""
+        return self.defs - {self.bumped} if self.load else frozenset()
 
 
 def op(text: str, defs: tuple[str, ...] = (), uses: tuple[str, ...] = (),
-       load: bool = False) -> Op:
-    return Op(text, frozenset(defs), frozenset(uses), load)
+       load: bool = False, bumped: str = "") -> Op:
+    return Op(text, frozenset(defs), frozenset(uses), load, bumped)
 
 
 def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
@@ -94,7 +105,7 @@ def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
         pick = min(ok, key=lambda i: (i - (hoist if ops[i].load else 0), i))
         ready.remove(pick)
         out.append(ops[pick])
-        hot = ops[pick].defs if ops[pick].load else frozenset()
+        hot = ops[pick].late
         for k in succs[pick]:
             waiting[k] -= 1
             if not waiting[k]:
@@ -104,7 +115,7 @@ def schedule(ops: list[Op], hoist: int = 1000) -> list[Op]:
 
 def stall_count(ops: list[Op]) -> int:
     """Load-use stalls of a straight sequence (for the header comments and the tests)."""
-    return sum(1 for a, b in zip(ops, ops[1:], strict=False) if a.load and a.defs & b.uses)
+    return sum(1 for a, b in zip(ops, ops[1:], strict=False) if a.late & b.uses)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,30 +133,56 @@ class Strip:
 
     MAC: ClassVar[str] = "fmadd.s {c}, {a}, {b}, {c}"     # one K step's multiply-add
     MUL: ClassVar[str] = "fmul.s {c}, {a}, {b}"           # the peeled first step's product
+    FLOAD: ClassVar[str] = "flw"                          # an FP value from memory
+    FSTORE: ClassVar[str] = "fsw"                         # and back
+    # operands loaded with post-increment (p.lw: x registers only; Xpulpv2 has no p.flw), so
+    # the K loop has no pointer bumps; otherwise immediate offsets and one bump per body
+    POSTINC: ClassVar[bool] = False
 
     def label(self, prefix: str) -> str:
         return f"{prefix}_{self.u}x{self.v}_t{self.trans}"
 
     # ---- register plan ----------------------------------------------------------------------
+    def pointer_count(self) -> int:
+        return self.u + (self.v if self.trans else 1)
+
+    def fregs(self) -> tuple[str, ...]:
+        """The registers that hold FP values (accumulators and operands)."""
+        return FREGS
+
+    def ptr_pool(self) -> tuple[str, ...]:
+        """The integer registers free for the operand pointers."""
+        return INT_POOL
+
     def fp_plan(self) -> tuple[list[list[str]], str, list[list[str]], list[list[str]]]:
         """(accumulators[r][t], mode, A banks, B banks); in the single-bank modes the streamed
-        side's "bank" is a rotating pool."""
+        side's "bank" is a rotating pool of at least 2 registers (so that the next value is
+        loaded while the current one is used)."""
         u, v = self.u, self.v
-        acc = [[FREGS[r * v + t] for t in range(v)] for r in range(u)]
-        free = list(FREGS[u * v:])
-        if u * v + 2 * (u + v) <= 32:
+        regs = self.fregs()
+        acc = [[regs[r * v + t] for t in range(v)] for r in range(u)]
+        free = list(regs[u * v:])
+        if u * v + 2 * (u + v) <= len(regs):
             a = [free[:u], free[u:2 * u]]
             b = [free[2 * u:2 * u + v], free[2 * u + v:2 * u + 2 * v]]
             return acc, "double", a, b
+        if len(free) < min(u, v) + 2:
+            raise ValueError(f"{self}: {len(regs)} FP registers are too few for a {u} x {v} "
+                             f"block")
+        held = min(u, v)
+        # two banks for the held side when the pool keeps at least 3 registers: the values of
+        # step s+1 are then loaded while step s still reads its own
+        nb = 2 if len(free) >= 2 * held + 3 else 1
+        banks = [free[i * held:(i + 1) * held] for i in range(nb)]
         if u <= v:     # hold the u A values, stream B through a rotating pool
-            return acc, "stream_b", [free[:u]], [free[u:]]
-        return acc, "stream_a", [free[v:]], [free[:v]]
+            return acc, "stream_b", banks, [free[nb * held:]]
+        return acc, "stream_a", [free[nb * held:]], banks
 
     def int_plan(self) -> dict[str, object]:
-        need = self.u + (self.v if self.trans else 1)
-        if need > len(INT_POOL):
+        need = self.pointer_count()
+        if need > len(self.ptr_pool()):
             raise ValueError(f"{self}: needs {need} pointer registers")
-        pool = list(INT_POOL)
+        pool = list(self.ptr_pool())
         pa = [pool.pop(0) for _ in range(self.u)]
         pb = [pool.pop(0) for _ in range(self.v if self.trans else 1)]
         return {"pa": pa, "pb": pb, "q": COUNT_REGS[0], "r": COUNT_REGS[1]}
@@ -159,6 +196,7 @@ class Strip:
         acc, mode, abanks, bbanks = self.fp_plan()
         ip = self.int_plan()
         pa, pb = ip["pa"], ip["pb"]
+        ld = self.FLOAD
         ops: list[Op] = []
 
         def take(bank: list[str]) -> str:
@@ -169,17 +207,30 @@ class Strip:
         if mode == "double":
             ar, br = abanks[s % 2], bbanks[s % 2]
         elif mode == "stream_b":
-            ar, br = abanks[0], [take(bbanks[0]) for _ in range(v)]
+            ar, br = abanks[s % len(abanks)], [take(bbanks[0]) for _ in range(v)]
         else:
-            ar, br = [take(abanks[0]) for _ in range(u)], bbanks[0]
+            ar, br = [take(abanks[0]) for _ in range(u)], bbanks[s % len(bbanks)]
+
+        def along_k(dst: str, ptr: str) -> Op:
+            """The value at k of a K-contiguous row."""
+            if self.POSTINC:
+                return op(f"p.lw {dst}, 4({ptr}!)", (dst, ptr), (ptr,), load=True, bumped=ptr)
+            return op(f"{ld} {dst}, {4 * s}({ptr})", (dst,), (ptr,), load=True)
 
         def load_a(r: int) -> Op:
-            return op(f"flw {ar[r]}, {4 * s}({pa[r]})", (ar[r],), (pa[r],), load=True)
+            return along_k(ar[r], pa[r])
 
         def load_b(t: int) -> Op:
             if self.trans:
-                return op(f"flw {br[t]}, {4 * s}({pb[t]})", (br[t],), (pb[t],), load=True)
-            return op(f"flw {br[t]}, {4 * t}({pb[0]})", (br[t],), (pb[0],), load=True)
+                return along_k(br[t], pb[t])
+            if not self.POSTINC:
+                return op(f"{ld} {br[t]}, {4 * t}({pb[0]})", (br[t],), (pb[0],), load=True)
+            # the pointer sits on the last of the v values; its load moves it to the next row
+            if t < v - 1:
+                return op(f"lw {br[t]}, {4 * (t - v + 1)}({pb[0]})", (br[t],), (pb[0],),
+                          load=True)
+            return op(f"p.lw {br[t]}, s2({pb[0]}!)", (br[t], pb[0]), (pb[0], "s2"), load=True,
+                      bumped=pb[0])
 
         def mac(r: int, t: int) -> Op:
             c, a, b = acc[r][t], ar[r], br[t]
@@ -192,11 +243,16 @@ class Strip:
             for r in range(u):
                 ops.append(load_a(r))
                 ops += [mac(r, t) for t in range(v)]
+        elif v == 1 and self.POSTINC:    # one B value first: the last A load has a use next
+            ops += [load_b(0)] + [load_a(r) for r in range(u)]
+            ops += [mac(r, 0) for r in range(u)]
         else:                        # A held (or both banked): each B column and its u products
             ops += [load_a(r) for r in range(u)]
             for t in range(v):
                 ops.append(load_b(t))
                 ops += [mac(r, t) for r in range(u)]
+        if self.POSTINC:
+            return ops
         if not self.trans:           # B rows are 4M apart: one bump per step
             ops.append(op(f"add {pb[0]}, {pb[0]}, s2", (pb[0],), (pb[0], "s2")))
         if s == nsteps - 1:          # K-contiguous pointers move once per body
@@ -268,6 +324,8 @@ class Strip:
                 out += [f"    mv {pb[0]}, a3"]
                 out += [f"    add {pb[k]}, {pb[k - 1]}, s1" for k in range(1, v)]
                 out += [f"    add a3, {pb[v - 1]}, s1"]
+            elif self.POSTINC:          # on the last value of the row (see step_ops)
+                out += [f"    addi {pb[0]}, a3, {4 * (v - 1)}", f"    addi a3, a3, {4 * v}"]
             else:
                 out += [f"    mv {pb[0]}, a3", f"    addi a3, a3, {4 * v}"]
             return out
@@ -277,7 +335,7 @@ class Strip:
         for rr in range(u):
             if rr:
                 lines.append(f"    add {pa[0]}, {pa[0]}, s2")
-            lines += [f"    flw {acc[rr][t]}, {4 * t}({pa[0]})" for t in range(v)]
+            lines += [f"    {self.FLOAD} {acc[rr][t]}, {4 * t}({pa[0]})" for t in range(v)]
         lines += ptr_setup()
         lines += [f"    j {name}_loop"]
         lines += [f"{name}_peel:                 # first step: products, no zeroing"]
@@ -288,9 +346,50 @@ class Strip:
         for rr in range(u):
             if rr:
                 lines.append(f"    add {pa[0]}, {pa[0]}, s2")
-            lines += [f"    fsw {acc[rr][t]}, {4 * t}({pa[0]})" for t in range(v)]
+            lines += [f"    {self.FSTORE} {acc[rr][t]}, {4 * t}({pa[0]})" for t in range(v)]
         lines += [f"{name}_blk_end:", f"    addi a4, a4, {4 * v}", "    ret"]
         return lines
+
+
+@dataclass(frozen=True)
+class XStrip(Strip):
+    """A strip routine for a core with a single register file (zfinx: FP values in the x
+    registers, loaded and stored with ``lw`` / ``sw``).  The x registers left after the
+    driver's (s0-s3: K, the two row strides, accumulate; a2-a5 the arguments; t5, t6 the K
+    loop counts) are shared by the pointers (first) and the FP values; the driver's s4-s11
+    and ra are among them, saved on the stack by the routine when it uses them."""
+
+    FLOAD: ClassVar[str] = "lw"
+    FSTORE: ClassVar[str] = "sw"
+    POSTINC: ClassVar[bool] = True
+    SAVED: ClassVar[tuple[str, ...]] = X_SAVED       # the driver's registers it may take
+
+    def fregs(self) -> tuple[str, ...]:
+        return (INT_POOL + self.SAVED)[self.pointer_count():]
+
+    def ptr_pool(self) -> tuple[str, ...]:
+        return (INT_POOL + self.SAVED)[:self.pointer_count()]
+
+    def saved(self) -> list[str]:
+        """The registers of the driver (or the return address) this routine uses."""
+        acc, _, abanks, bbanks = self.fp_plan()
+        used = {r for row in acc for r in row} | {r for bank in abanks + bbanks for r in bank}
+        used |= set(self.ptr_pool())
+        return [r for r in self.SAVED if r in used]
+
+    def emit(self, prefix: str) -> list[str]:
+        lines = super().emit(prefix)
+        saved = self.saved()
+        if not saved:
+            return lines
+        frame = (4 * len(saved) + 15) // 16 * 16
+        head = lines.index(f"{self.label(prefix)}:") + 1
+        save = [f"    addi sp, sp, -{frame}"]
+        save += [f"    sw {r}, {4 * i}(sp)" for i, r in enumerate(saved)]
+        restore = [f"    lw {r}, {4 * i}(sp)" for i, r in enumerate(saved)]
+        restore += [f"    addi sp, sp, {frame}"]
+        assert lines[-1] == "    ret"
+        return lines[:head] + save + lines[head:-1] + restore + lines[-1:]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,6 +409,9 @@ class Family:
     layouts: ClassVar[tuple[int, ...]] = (0, 1)      # trans_B values the kernels take
     elem_log2: ClassVar[int] = 2                     # log2 of an element's bytes
     dtype: ClassVar[str] = "fp32"
+    # the ISA the kernels need (the catalogue's ``isa``); its register file is the strips'
+    isa: ClassVar[str] = "rv32imfc_xpulpv2"
+    saved_fregs: ClassVar[tuple[str, ...]] = FS_REGS    # callee-saved FP registers the strips use
     # K -> s1, the row stride in bytes of A and of B stored M x K
     k_stride: ClassVar[tuple[str, ...]] = (
         "    slli s1, s0, 2              # 4K: row stride of A and of B stored M x K",)
@@ -337,6 +439,10 @@ class Family:
     @property
     def prefix(self) -> str:
         return f"mm_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_{self.name}.s"
 
     def row_classes(self) -> list[int]:
         return [self.u] + [1 << k for k in range(3, -1, -1) if (1 << k) < self.u]
@@ -373,13 +479,13 @@ def _div_const(dst: str, src: str, k: int, tmp: str = "a5") -> list[str]:
 
 def emit_driver(fam: Family) -> list[str]:
     p, u, v = fam.prefix, fam.u, fam.v
-    frame = 4 * (1 + len(S_REGS) + len(FS_REGS))
+    frame = 4 * (1 + len(S_REGS) + len(fam.saved_fregs))
     frame = (frame + 15) // 16 * 16
     lines = ["", f"# driver of {p}_n / {p}_m: t6 = 0 (split N in groups of {u} rows) or",
              f"# 1 (split M in groups of {v} columns)", f"{p}_driver:",
              f"    addi sp, sp, -{frame}", "    sw ra, 0(sp)"]
     lines += [f"    sw {s}, {4 + 4 * i}(sp)" for i, s in enumerate(S_REGS)]
-    lines += [f"    fsw {f}, {52 + 4 * i}(sp)" for i, f in enumerate(FS_REGS)]
+    lines += [f"    fsw {f}, {52 + 4 * i}(sp)" for i, f in enumerate(fam.saved_fregs)]
     lines += [
         f"    lw s0, {OFF_K}(a0)              # K",
         *fam.k_stride,
@@ -480,7 +586,7 @@ def emit_driver(fam: Family) -> list[str]:
         lines += cover(fam, trans)
     lines += [f"{p}_done:", "    lw ra, 0(sp)"]
     lines += [f"    lw {s}, {4 + 4 * i}(sp)" for i, s in enumerate(S_REGS)]
-    lines += [f"    flw {f}, {52 + 4 * i}(sp)" for i, f in enumerate(FS_REGS)]
+    lines += [f"    flw {f}, {52 + 4 * i}(sp)" for i, f in enumerate(fam.saved_fregs)]
     lines += [f"    addi sp, sp, {frame}", "    ret"]
     return lines
 
@@ -642,31 +748,114 @@ FAMILIES = (
 )
 
 
+@dataclass(frozen=True)
+class XFamily(Family):
+    """The fp32 kernels of one block shape for a core with a single register file (zfinx)."""
+
+    strip_type: ClassVar[type[Strip]] = XStrip
+    isa: ClassVar[str] = "rv32imc_zfinx_xpulpv2"
+    saved_fregs: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def prefix(self) -> str:
+        return f"mmx_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_zfinx_{self.name}.s"
+
+    @property
+    def title(self) -> str:
+        p = self.prefix
+        return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B "
+                f"stored M x K when trans_B), fp32 on a core with a single register file "
+                f"(zfinx: FP values in the x registers, loaded with lw, stored with sw, as on "
+                f"PULP-TrainLib's cores); main block {self.u} x {self.v} (K unrolled "
+                f"x{self.uk}), rows (_n) or columns (_m) of C split over the cores in whole "
+                f"groups of {self.u} rows / {self.v} columns.")
+
+
+X_NOTE = ("With one register file the pointers and the FP values share the 20 x registers "
+          "the driver leaves (the strip saves the driver's s0, s4-s11 and ra when it uses "
+          "them); operands are loaded with post-increment p.lw, so the K loop has no pointer "
+          "bumps.")
+
+# The single-register-file variants: PULP-TrainLib's shapes (the naive loop, 1 x 2, 2 x 1,
+# 1 x 8, 8 x 1, 1 x 4, 4 x 1, 2 x 2, 2 x 4, 4 x 2; its 4 x 4 spills there) and 3 x 3, the
+# largest block whose operands fit in the x registers for both B layouts (with B stored M x K:
+# 3 + 3 pointers, 9 accumulators, 3 held A values and a rotating pool of 2 B values, all 20;
+# 3 x 4 would need 23).
+X_FAMILIES = (
+    XFamily(1, 1, uk=1, tag="naive", scheduling=(
+        "Scheduling: one output at a time, one K step per loop iteration (two loads, one "
+        "multiply-add, the pointer bumps between them): the non-blocked reference of the "
+        "single-register-file family.  " + X_NOTE)),
+    XFamily(1, 2, scheduling=(
+        "Scheduling: PULP-TrainLib's 1 x 2: 3 loads for 2 multiply-adds per K step, K unrolled "
+        "x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(2, 1, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 1: 3 loads for 2 multiply-adds per K step, K unrolled "
+        "x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(1, 8, scheduling=(
+        "Scheduling: PULP-TrainLib's 1 x 8: 9 loads for 8 multiply-adds per K step; the A "
+        "value held, the 8 B values streamed through a rotating pool (with B stored M x K the "
+        "8 row pointers leave 2 registers for it).  " + X_NOTE)),
+    XFamily(8, 1, scheduling=(
+        "Scheduling: PULP-TrainLib's 8 x 1: 9 loads for 8 multiply-adds per K step; the B "
+        "value held, the 8 A values streamed through a rotating pool.  " + X_NOTE)),
+    XFamily(1, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's 1 x 4: 5 loads for 4 multiply-adds per K step, K "
+        "unrolled x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(4, 1, scheduling=(
+        "Scheduling: PULP-TrainLib's 4 x 1: 5 loads for 4 multiply-adds per K step, K "
+        "unrolled x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(2, 2, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 2: 4 loads for 4 multiply-adds per K step, K unrolled "
+        "x4 with two banks of operands.  " + X_NOTE)),
+    XFamily(2, 4, scheduling=(
+        "Scheduling: PULP-TrainLib's 2 x 4: 6 loads for 8 multiply-adds per K step; the 2 A "
+        "values of a step held, the 4 B values streamed through a rotating pool.  " + X_NOTE)),
+    XFamily(4, 2, scheduling=(
+        "Scheduling: PULP-TrainLib's 4 x 2: 6 loads for 8 multiply-adds per K step; the 2 B "
+        "values held, the 4 A values streamed through a rotating pool.  " + X_NOTE)),
+    XFamily(3, 3, scheduling=(
+        "Scheduling: the largest block the single register file holds for both B layouts: 9 "
+        "accumulators, the 3 A values of a step held, the 3 B values streamed through a "
+        "rotating pool; 6 loads for 9 multiply-adds per K step (0.6 MAC/instruction before "
+        "bumps, 2 x 4's 0.57).  Leftovers: 3 x 2, 3 x 1 and 2-, 1-row strips.  " + X_NOTE)),
+)
+
+
 def catalogue_toml() -> str:
-    out = ["# The fp32 matmul family.  The mm_<U>x<V>_* entries are GENERATED by",
-           "# asm_kernels/matmul_gen.py (python -m asm_kernels.matmul_gen); mm_naive_* are",
-           "# hand-written in matmul_naive.s.", ""]
+    out = ["# The fp32 matmul family.  The mm_<U>x<V>_* (separate FP registers) and mmx_* (single",
+           "# register file, zfinx) entries are GENERATED by asm_kernels/matmul_gen.py",
+           "# (python -m asm_kernels.matmul_gen); mm_naive_* are hand-written in matmul_naive.s.",
+           ""]
     naive = (("mm_naive_n", "N", "rows"), ("mm_naive_m", "M", "columns"))
     for name, dim, what in naive:
         out += ["[[kernel]]", f'name = "{name}"', 'file = "matmul_naive.s"',
                 f'entry = "{name}"', 'family = "matmul"', 'args = "matmul"', "unroll = [1, 1]",
                 f'parallel = "{dim}"', 'constraints = ["N >= 1", "M >= 1", "K >= 1"]',
+                f'isa = "{Family.isa}"',
                 f'doc = "naive 1x1 matmul, {what} of C split over the cores"', ""]
-    for fam in FAMILIES:
+    for fam in FAMILIES + X_FAMILIES:
+        regs = ", FP values in x registers (zfinx)" if fam.isa != Family.isa else ""
         for dim, what, g in (("N", "rows", fam.u), ("M", "columns", fam.v)):
             kname = f"{fam.prefix}_{dim.lower()}"
-            kunroll = f"K x{fam.uk}" if fam.tag == "u2" else f"{fam.u}x{fam.v} block, K x{fam.uk}"
-            out += ["[[kernel]]", f'name = "{kname}"', f'file = "matmul_{fam.name}.s"',
+            kunroll = (f"K x{fam.uk}" if fam.u * fam.v == 1 else
+                       f"{fam.u}x{fam.v} block, K x{fam.uk}")
+            out += ["[[kernel]]", f'name = "{kname}"', f'file = "{fam.file}"',
                     f'entry = "{kname}"', 'family = "matmul"', 'args = "matmul"',
                     f"unroll = [{fam.u}, {fam.v}]", f'parallel = "{dim}"',
-                    'constraints = ["N >= 1", "M >= 1", "K >= 1"]',
-                    f'doc = "{kunroll}, {what} of C split over the cores in groups of {g}"', ""]
+                    'constraints = ["N >= 1", "M >= 1", "K >= 1"]', f'isa = "{fam.isa}"',
+                    f'doc = "{kunroll}{regs}, {what} of C split over the cores in groups of '
+                    f'{g}"', ""]
     return "\n".join(out)
 
 
 def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
-    files = {HERE / f"matmul_{fam.name}.s": emit_family(fam) for fam in FAMILIES}
+    files = {HERE / fam.file: emit_family(fam) for fam in FAMILIES + X_FAMILIES}
     files[HERE / "matmul.toml"] = catalogue_toml()
     return files
 

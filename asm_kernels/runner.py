@@ -15,13 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from asm_kernels.catalogue import Kernel, kernel, kernel_dir
+from asm_kernels.catalogue import Kernel, kernel, kernel_dir, program_isa
 from isasim.config import ClusterConfig, load_config
 from isasim.machine import Machine
 from isasim.result import RunResult
 from toolchain.asm import assemble
 from toolchain.program import Program
-from toolchain.table import with_fp_registers
 
 ARGS_BYTES = 256          # room for the argument structure at the start of the program's TCDM
 DEFAULT_STACK = 512       # bytes of stack per core (kernels spill callee-saved registers only)
@@ -130,8 +129,9 @@ def run_kernel(name: str, args: Mapping[str, object], *, outputs: Iterable[str] 
     cfg = config if isinstance(config, ClusterConfig) else load_config(config)
     cfg = cfg.replace(cores=cores, stack_size=overrides.pop("stack_size", DEFAULT_STACK),
                       **overrides)
-    # the kernels are written for the separate f registers, whatever the preset's register file
-    program = kernel_program(name, cores, cfg.eu_demux, with_fp_registers(cfg.xpulp))
+    # each kernel is written for one register-file model (its catalogue isa), whatever the
+    # preset's: the preset's ISA with the kernel's model
+    program = kernel_program(name, cores, cfg.eu_demux, program_isa(k, cfg.xpulp))
     machine = Machine(cfg).load(program)
     alloc = Allocator(program, cfg, machine.stack_top(cores - 1) - cfg.stack_size)
     addresses: dict[str, int] = {}

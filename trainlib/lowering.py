@@ -533,7 +533,7 @@ def kernel_candidates(layer, step: str, precision: str = "fp32") -> list[str]:
     if not isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
         return []
     out = []
-    for name in sorted(catalogue()):
+    for name in sorted(n for n, k in catalogue().items() if k.regfile == "f"):  # driver.py
         try:
             check_kernel(layer, step, name, precision)
         except (ModelError, NotAvailable):

@@ -1,5 +1,9 @@
 """The fp32 matmul kernels against numpy, their schedules, and their committed cycle counts.
 
+Both register-file models: the mm_ kernels use the separate f registers, the mmx_ kernels
+(single register file, zfinx) keep FP values in the x registers; each runs under its own model
+(the runner assembles it for the preset's ISA with the kernel's register file).
+
 Reference: ``A @ B`` (or ``A @ B.T`` when trans_B; ``+ C`` when accumulating) in float64.
 Tolerance: relative 1e-5 of ``|A| @ |B| (+ |C|)``, the error bound of any fp32 dot product of
 length K <= 160 (the kernels sum each output in k order, so their error is far below it) that
@@ -21,7 +25,7 @@ import numpy as np
 import pytest
 
 from asm_kernels import matmul_gen
-from asm_kernels.catalogue import catalogue
+from asm_kernels.catalogue import catalogue, program_isa, usable
 
 from .checked_run import run_checked
 from .cycle_baselines import check
@@ -34,6 +38,7 @@ LATIN = [(1 + i, 1 + (4 * i + 2) % 9, 1 + (7 * i + 5) % 9) for i in range(9)]
 LARGER = [(17, 12, 33), (24, 19, 16), (10, 37, 11)]
 SLOW_LARGER = [(31, 33, 9), (64, 25, 64), (2, 70, 40), (48, 6, 17)]
 BEST = "mm_4x6_n"
+BEST_X = "mmx_2x4_m"
 
 
 def reference(A, B, C, trans, acc):
@@ -90,7 +95,7 @@ def test_kernels_overwrite_c_without_accumulate():
     """accumulate = 0 must ignore C's old contents (NaN there would poison a C += A.B)."""
     A, B, _ = operands(5, 7, 3, 0, 1)
     C = np.full((5, 7), np.nan, np.float32)
-    for name in ("mm_naive_m", "mm_4x4_n", BEST):
+    for name in ("mm_naive_m", "mm_4x4_n", BEST, "mmx_3x3_m", BEST_X):
         out, _ = run_checked(name, dict(A=A, B=B, C=C, N=5, M=7, K=3, trans_B=0,
                                         accumulate=0), ["C"], cores=3)
         np.testing.assert_allclose(out["C"], A @ B, rtol=1e-5, atol=1e-6)
@@ -109,14 +114,53 @@ def test_catalogue_lists_both_splits_of_every_block():
                  (4, 4)]:
         assert ((u, v), "N") in blocks and ((u, v), "M") in blocks, (u, v)
     assert {"mm_naive_n", "mm_naive_m", "mm_u2_n", "mm_u2_m"} <= set(KERNELS)
+    x_blocks = {(k.unroll, k.parallel) for k in catalogue().values()
+                if k.family == FAMILY and k.regfile == "x"}
+    for u, v in [(1, 1), (1, 2), (2, 1), (1, 8), (8, 1), (2, 2), (4, 1), (1, 4), (2, 4),
+                 (4, 2), (3, 3)]:
+        assert ((u, v), "N") in x_blocks and ((u, v), "M") in x_blocks, (u, v)
 
 
-@pytest.mark.parametrize("fam", matmul_gen.FAMILIES, ids=lambda f: f.name)
+def test_usable_follows_the_register_file_model():
+    """A preset with separate f registers runs the mm_ kernels, a zfinx preset the mmx_ ones;
+    a core without the Xpulp extensions runs neither (hardware loops, p.minu)."""
+    pulp_open, gvsoc = "rv32imfc_xpulpv2_xf16_xf16alt_xfvec", "rv32imc_zfinx_xpulpv2_xf16"
+    assert usable(BEST, pulp_open) and not usable(BEST, gvsoc)
+    assert usable(BEST_X, gvsoc) and not usable(BEST_X, pulp_open)
+    assert not usable(BEST, "rv32imfc") and not usable(BEST_X, "rv32imc_zfinx")
+    assert program_isa(BEST_X, pulp_open) == "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec"
+    assert program_isa(BEST, gvsoc) == "rv32imfc_xpulpv2_xf16"
+
+
+def test_strips_fit_their_register_file():
+    """Every strip's pointers, accumulators and operands are distinct registers, its FP values
+    in its model's registers; a block too large for the x registers is refused."""
+    for fam in matmul_gen.FAMILIES + matmul_gen.X_FAMILIES:
+        for trans in (0, 1):
+            for st in fam.strips(trans):
+                acc, _, ab, bb = st.fp_plan()
+                ip = st.int_plan()
+                vals = [r for row in acc for r in row] + [r for b in ab + bb for r in b]
+                held = {r for b in ab + bb for r in b}
+                regs = [r for row in acc for r in row] + sorted(held) + ip["pa"] + ip["pb"]
+                assert len(regs) == len(set(regs)), (st, regs)
+                assert set(vals) <= set(st.fregs()), st
+    with pytest.raises(ValueError, match="too few"):
+        matmul_gen.XStrip(3, 4, 1, 4).fp_plan()
+
+
+@pytest.mark.parametrize("fam", matmul_gen.FAMILIES + matmul_gen.X_FAMILIES,
+                         ids=lambda f: f.prefix)
 def test_unrolled_bodies_have_no_load_use_stall(fam):
+    """No body waits for a load, except a one-step 1 x 1 body with post-increment loads: its
+    multiply-add needs both values loaded just before it (3 instructions and a stall; a bump
+    instruction between them would cost the same cycle)."""
     for trans in (0, 1):
         for st in fam.strips(trans):
-            for body in (st.body(st.uk), st.body(1), st.body(1, first=True)):
-                assert matmul_gen.stall_count(body) == 0, (st, [o.text for o in body])
+            for steps, body in ((st.uk, st.body(st.uk)), (1, st.body(1)),
+                                (1, st.body(1, first=True))):
+                allowed = int(st.POSTINC and st.u * st.v * steps == 1)
+                assert matmul_gen.stall_count(body) == allowed, (st, [o.text for o in body])
 
 
 def test_schedule_keeps_dependences_and_avoids_stalls():
@@ -149,7 +193,7 @@ def _baseline_cases():
         # leftovers everywhere, accumulating, on 5 cores
         cases[f"{name}/23x19x17_t0_acc_c5"] = lambda n=name: cycles(n, 23, 19, 17, acc=1,
                                                                    cores=5)
-    for name in ("mm_naive_n", BEST):
+    for name in ("mm_naive_n", BEST, "mmx_naive_n", BEST_X):
         cases[f"{name}/64x64x64_t0_c8_gvsoc2022"] = \
             lambda n=name: cycles(n, 64, 64, 64, config="gvsoc-2022")
     return cases

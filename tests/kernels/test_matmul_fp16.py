@@ -9,9 +9,10 @@ binary32; the final binary32 sum is rounded to binary16. Each rounding of a sum 
 known float64 values is done by ``f32_sum`` (float64 TwoSum, then the float64 sum rounded to
 float32, corrected where it sits exactly on a float32 tie and the TwoSum error says on which
 side the true sum is), so the model is correctly rounded whatever the exponent spread. The
-outputs must equal it bit for bit. On random data the binary16 rounding hides most binary32
-differences, so ``test_rounding_order_hand_cases`` pins two outputs that a float64 sum or a
-product-by-product binary32 sum would get wrong.
+outputs must equal it bit for bit, and lie within ``trainlib.golden.tolerance`` of trainlib's
+golden model of the product (``golden.arith("fp16", acc=...)``). On random data the binary16
+rounding hides most binary32 differences, so ``test_rounding_order_hand_cases`` pins two
+outputs that a float64 sum or a product-by-product binary32 sum would get wrong.
 
 Layout: A is N x K2, B M x K2 (K2 = K rounded up to even); with K odd the pad column holds NaN,
 which the kernels must not read.  C is passed with a sentinel half after its end when N*M is odd
@@ -31,6 +32,7 @@ import pytest
 
 from asm_kernels import matmul_fp16_gen
 from asm_kernels.catalogue import catalogue
+from trainlib import golden as gm
 
 from .checked_run import run_checked
 from .cycle_baselines import check
@@ -41,6 +43,7 @@ CORES = (1, 2, 3, 5, 8)
 LATIN = [(1 + i, 1 + (4 * i + 2) % 9, 1 + (7 * i + 5) % 9) for i in range(9)]
 LARGER = [(17, 13, 33), (10, 37, 12)]
 BEST = "mmh_4x6_n"
+BEST_X = "mmhx_2x4_n"
 SENTINEL = np.uint16(0x7E5A)
 
 
@@ -118,6 +121,21 @@ def run_case(name, N, M, K, acc, cores, seed=0):
         raise AssertionError(f"{name} N={N} M={M} K={K} accumulate={acc} cores={cores}: "
                              f"{int(bad.sum())} wrong, first at {first}: {got[first]} != "
                              f"{want[first]}")
+    within_golden_tolerance(name, got, A2[:, :K], B2[:, :K], C, acc)
+
+
+def within_golden_tolerance(name, got, A, B, C, acc):
+    """``got`` within ``trainlib.golden.tolerance`` of trainlib's golden model of the product:
+    binary16 storage, accumulation in binary32 (vfdotpex) or binary16 (the mmhl_ lanes)."""
+    fmt = "fp16" if name.startswith("mmhl_") else "fp32"
+    ar = gm.arith("fp16", acc=fmt)
+    a, b = A.astype(np.float64), B.astype(np.float64)
+    ref, mag = ar.einsum("nk,mk->nm", a, b), np.abs(a) @ np.abs(b).T
+    if acc:
+        ref, mag = ar.add(ref, C.astype(np.float64)), mag + np.abs(C.astype(np.float64))
+    tol = gm.tolerance(mag, A.shape[1] + acc, "fp16", acc=fmt)
+    assert (np.abs(got.astype(np.float64) - ar.rs(ref)) <= tol).all(), \
+        f"{name}: outside golden.tolerance"
 
 
 @pytest.mark.parametrize("name", KERNELS)
@@ -158,7 +176,7 @@ def test_rounding_order_hand_cases(case):
     A2[0, :K], B2[0, :K] = a, b
     C = np.array([[c]], np.float16)
     flat = np.concatenate([C.reshape(-1), SENTINEL.view(np.float16).reshape(1)])
-    for name in ("mmh_naive_n", BEST):
+    for name in ("mmh_naive_n", BEST, "mmhx_naive_n", BEST_X):
         out, _ = run_checked(name, dict(A=A2, B=B2, C=flat, N=1, M=1, K=K, trans_B=1,
                                         accumulate=acc), ["C"], cores=1)
         assert float(out["C"][0]) == want, (name, float(out["C"][0]))
@@ -189,13 +207,15 @@ def test_generated_files_are_current():
     assert not stale, f"regenerate with: python -m asm_kernels.matmul_fp16_gen ({stale})"
 
 
-@pytest.mark.parametrize("fam", matmul_fp16_gen.FAMILIES, ids=lambda f: f.name)
+@pytest.mark.parametrize("fam", matmul_fp16_gen.FAMILIES + matmul_fp16_gen.X_FAMILIES
+                         + matmul_fp16_gen.BF16_FAMILIES, ids=lambda f: f.prefix)
 def test_unrolled_bodies_have_no_load_use_stall(fam):
     if fam.uk == 1:
         pytest.skip("the naive kernel is not scheduled")
     for st in fam.strips(1):
-        for body in (st.body(st.uk), st.body(1)):
-            assert matmul_fp16_gen.stall_count(body) == 0, (st, [o.text for o in body])
+        for steps, body in ((st.uk, st.body(st.uk)), (1, st.body(1))):
+            allowed = int(st.POSTINC and st.u * st.v * steps == 1)    # as in test_matmul
+            assert matmul_fp16_gen.stall_count(body) == allowed, (st, [o.text for o in body])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,7 +229,7 @@ def _baseline_cases():
         cases[f"{name}/64x64x64_c8"] = lambda n=name: run(n, 64, 64, 64, 0, 8)[1]
         # leftovers everywhere (odd K), accumulating, on 5 cores
         cases[f"{name}/23x19x17_acc_c5"] = lambda n=name: run(n, 23, 19, 17, 1, 5)[1]
-    for name in ("mmh_naive_n", BEST):
+    for name in ("mmh_naive_n", BEST, "mmhx_naive_n", BEST_X):
         cases[f"{name}/64x64x64_c8_gvsoc2022"] = \
             lambda n=name: run(n, 64, 64, 64, 0, 8, config="gvsoc-2022")[1]
     return cases
@@ -233,7 +253,7 @@ def test_overwrites_c_without_accumulate():
     """accumulate = 0 must ignore C's old contents (NaN there would poison a C += A.B)."""
     A2, B2, _ = operands(5, 7, 3, 1)
     C = np.full((5, 8), np.nan, np.float16)           # 7 columns used, row-major 5 x 7 + pad
-    for name in ("mmh_naive_m", "mmh_4x4_n", BEST, "mmhl_2x4_n"):
+    for name in ("mmh_naive_m", "mmh_4x4_n", BEST, "mmhl_2x4_n", BEST_X, "mmhx_4x2_m"):
         out, _ = run_checked(name, dict(A=A2, B=B2, C=C.reshape(-1)[:36], N=5, M=7, K=3,
                                         trans_B=1, accumulate=0), ["C"], cores=3)
         got = out["C"][:35].reshape(5, 7)
