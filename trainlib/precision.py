@@ -30,7 +30,9 @@ import functools
 import math
 import re
 
-from asm_kernels.catalogue import Kernel, catalogue
+import numpy as np
+
+from asm_kernels.catalogue import Kernel, catalogue, variant
 from trainlib.driver import Call, Ref
 from trainlib.errors import ModelError, NotAvailable
 from trainlib.lowering import MAIN_LABELS, MM_LABEL, Scratch, Split, StepSpec, TensorUse, sgd
@@ -77,17 +79,31 @@ def _stem(name: str) -> str:
 
 @functools.cache
 def counterpart(name: str, precision: str) -> Kernel | None:
-    """The ``precision`` kernel that computes what fp32 kernel ``name`` computes, or None."""
+    """The ``precision`` kernel that computes what fp32 kernel ``name`` computes, or None:
+    the catalogue's ``variant`` (``name_fp16`` / ``name_bf16`` / ``name_16``, or ``name`` for
+    a kernel that reads and writes binary32 in every precision), else the kernel of family
+    ``F_<precision>`` with the same structure, register block and parallel dimension
+    (``mm_naive_n`` -> ``mmh_naive_n``)."""
     cat = catalogue()
     k = cat[name]
+    try:
+        return cat[variant(name, precision)]
+    except KeyError:
+        pass
     fams = _families(k.family, precision)
     cands = [c for c in cat.values() if c.family in fams and c.args == k.args]
     by_name = [c for c in cands if _stem(c.name) == name]
     if by_name:
         return by_name[0]
     same = [c for c in cands if c.unroll == k.unroll and c.parallel == k.parallel
-            and c.family == f"{k.family}_{precision}"]
+            and c.family == f"{k.family}_{precision}" and _on_f_registers(c)]
     return sorted(same, key=lambda c: c.name)[0] if same else None
+
+
+def _on_f_registers(k: Kernel) -> bool:
+    """The driver assembles for the separate f registers (``trainlib.driver``): kernels
+    written for the single register file (zfinx) are not candidates."""
+    return k.regfile == "f"
 
 
 def _need(name: str, precision: str, label: str) -> Kernel:
@@ -152,18 +168,21 @@ def _pad_rows(x: Ref, rows: int, k: int, tag: str, precision: str,
     ``<tag>p``), the layout of the packed-SIMD matmuls for an odd K: every row starts on a word
     (``asm_kernels/matmul_fp16_gen.py``).  ``x`` is rows x k, or k x rows when ``transposed``.
     Built with the 16-bit data-movement kernels: x transposed (or copied, when it already is)
-    into a (k + 1) x rows buffer whose last row is zero-filled, then transposed."""
+    into a (k + 1) x rows buffer whose last row is copied from the step's zero constant, then
+    transposed."""
     tr = _need("transpose", precision, "row padding")
-    fill = _need("fill", precision, "row padding")
+    cp = _need("copy", precision, "row padding")
     big = Ref(f"{tag}P")
-    calls = [Call(fill.name, dict(dst=Ref(big.buf, k * rows), n=rows, value=0.0), "pad")]
+    calls = [Call(cp.name, dict(src=Ref(ZEROS), dst=Ref(big.buf, k * rows), n=rows), "pad")]
     if transposed:
-        cp = _need("copy", precision, "row padding")
         calls.append(Call(cp.name, dict(src=x, dst=big, n=k * rows), "pad"))
     else:
         calls.append(Call(tr.name, dict(src=x, dst=big, R=rows, C=k), "pad"))
     calls.append(Call(tr.name, dict(src=big, dst=Ref(f"{tag}p"), R=k + 1, C=rows), "pad"))
     return calls
+
+
+ZEROS = "zeros16"
 
 
 def _calls(calls: list[Call], precision: str) -> list[Call]:
@@ -174,8 +193,6 @@ def _calls(calls: list[Call], precision: str) -> list[Call]:
         else:
             out.append(Call(_need(c.kernel, precision, c.label).name, dict(c.args), c.label))
     return out
-
-
 PAD_SCRATCH = ("bT", "aP", "ap", "bP", "bp")
 
 
@@ -190,11 +207,17 @@ def _written(calls: list[Call], buf: str) -> int:
     return most
 
 
+# the loss kernels keep binary32 words in every precision (asm_kernels/catalogue.py): the loss
+# value and statistics they write, and their per-core partial sums
+BINARY32_TENSORS = frozenset({"loss"})
+BINARY32_SCRATCH = frozenset({"partial"})
+
+
 def in_precision(spec: StepSpec, precision: str) -> StepSpec:
     """``spec`` (lowered with its main kernel already of ``precision``, the helpers fp32)
     computing in ``precision`` with 16-bit elements and kernels."""
-    tensors = [dataclasses.replace(t, fmt=precision) for t in spec.tensors]
-    main = spec.kernel
+    tensors = [t if t.name in BINARY32_TENSORS else dataclasses.replace(t, fmt=precision)
+               for t in spec.tensors]
 
     def tile(n: int) -> list[Call]:
         return _calls(spec.tile(n), precision)
@@ -202,12 +225,21 @@ def in_precision(spec: StepSpec, precision: str) -> StepSpec:
     def prologue() -> list[Call]:
         return _calls(spec.prologue(), precision)
 
-    scratch = [dataclasses.replace(s, fmt=precision) for s in spec.scratch]
-    if main is not None and catalogue()[main].family.startswith("matmul"):
+    scratch = [s if s.name in BINARY32_SCRATCH else dataclasses.replace(s, fmt=precision)
+               for s in spec.scratch]
+    consts = dict(spec.consts)
+    if spec.kernel is not None and catalogue()[spec.kernel].family.startswith("matmul"):
         scratch += [Scratch(b, lambda n, b=b: _written(tile(n), b), fmt=precision)
                     for b in PAD_SCRATCH]
+        try:
+            rows = max([c.args["n"] for c in tile(spec.extent)
+                        if c.args.get("src") == Ref(ZEROS)], default=0)
+        except NotAvailable:
+            rows = 0                            # refused when planned (``unavailable``)
+        if rows:
+            consts[ZEROS] = np.zeros((rows + 1) // 2, np.float32)    # 2 zero halves a word
     return dataclasses.replace(spec, tensors=tensors, tile=tile, prologue=prologue,
-                               scratch=scratch, precision=precision)
+                               scratch=scratch, consts=consts, precision=precision)
 
 
 # ---- conversions and the fp32 master-weight update --------------------------------------------

@@ -187,3 +187,31 @@ def test_master_weights_keep_updates_smaller_than_a_binary16_ulp():
     stuck = p16["linear0"]["weight"] == w0.astype(np.float16)
     moved = p32["linear0"]["weight"] != w0
     assert stuck.sum() > 0 and moved.all()
+
+
+FROZEN16 = {"model": {"name": "mixf", "input": [16], "target": "random", "update": ["fc2"]},
+            "layer": [{"type": "linear", "name": "fc1", "in_features": 16, "out_features": 8,
+                       "precision": "fp16"},
+                      {"type": "relu", "name": "r", "precision": "fp16"},
+                      {"type": "linear", "name": "fc2", "in_features": 8, "out_features": 4}]}
+
+
+def test_a_mixed_model_trains_with_its_conversions_counted():
+    """fp16 linear + ReLU (frozen) feeding an fp32 classifier: the fp16 -> fp32 conversion is
+    a step of its own on the simulator, and the losses and parameters follow the golden
+    model, which rounds at the same place."""
+    from trainlib.cli import matches, rtol
+    from trainlib.train import train
+    m = Model.from_dict(FROZEN16)
+    res = train(m, 3, cores=4)
+    assert not matches(res, m), matches(res, m)
+    steps = {(s.layer, s.step): s for s in res.stats[-1]}
+    assert steps[("fc2", "convert.x")].cycles > 50
+    assert steps[("fc1", "fw")].kernel == "mmh_naive_n"
+    assert sum(s.cycles for s in res.stats[-1]) == res.cycles_per_step()[-1]
+    # the per-format tolerance is what lets it pass, and it is not loose enough to hide a
+    # wrong loss: 2 % off fails
+    assert rtol("fp16") == 8 * 2.0 ** -10 and rtol("fp32") == 1e-4
+    res.losses[1] *= 1.02
+    assert matches(res, m) == [f"step 2: loss {res.losses[1]:.7g}, golden "
+                               f"{res.golden_losses[1]:.7g}"]
