@@ -215,3 +215,30 @@ def test_a_mixed_model_trains_with_its_conversions_counted():
     res.losses[1] *= 1.02
     assert matches(res, m) == [f"step 2: loss {res.losses[1]:.7g}, golden "
                                f"{res.golden_losses[1]:.7g}"]
+
+
+FP16_MLP = {"model": {"name": "mlp16", "input": [24], "target": "random", "precision": "fp16"},
+            "optimizer": {"lr": 0.05},
+            "layer": [{"type": "linear", "name": "fc1", "in_features": 24, "out_features": 16},
+                      {"type": "relu", "name": "r"},
+                      {"type": "linear", "name": "fc2", "in_features": 16, "out_features": 6}]}
+
+
+def test_an_fp16_model_follows_its_golden_model_step_by_step():
+    """Every step of an all-fp16 model on the simulator (packed matmuls, padded rows for the
+    outer-product weight gradients, the 16-bit bias, ReLU, loss and SGD kernels): its loss
+    trajectory is the fp16 golden model's, step by step, and not the fp32 one's."""
+    from trainlib.cli import matches
+    from trainlib.train import train
+    m = Model.from_dict(FP16_MLP)
+    try:
+        res = train(m, 5, cores=4)
+    except NotAvailable as e:
+        pytest.skip(f"the fp16 kernels are not all in the catalogue: {e}")
+    assert not matches(res, m), matches(res, m)
+    g16 = np.array(res.golden_losses)
+    assert np.abs(np.array(res.losses) - g16).max() <= 8 * 2.0 ** -10 * np.abs(g16).max()
+    l32, _ = golden.train(Model.from_dict({**FP16_MLP, "model": {**FP16_MLP["model"],
+                                                                  "precision": "fp32"}}), 5)
+    assert not np.array_equal(np.float32(res.losses), np.float32(l32))
+    assert res.losses[-1] < res.losses[0]
