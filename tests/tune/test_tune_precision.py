@@ -112,3 +112,23 @@ def test_a_16_bit_model_file_on_an_isa_without_the_extension_is_refused(tmp_path
     assert trainlib_main(["train", str(model), "--isa", "rv32imfc"]) == 2
     err = capsys.readouterr().err
     assert "needs the ISA extension(s) xf16, xfvec" in err and "rv32imfc" in err
+
+
+@pytest.mark.parametrize("precision", ["fp16", "bf16"])
+def test_the_bound_of_a_packed_matmul_never_exceeds_its_run(precision):
+    """The pruning bound steps K by pairs for the 16-bit kernels; had it counted one MAC per
+    instruction it would exceed the measured cycles and prune winners."""
+    from trainlib.layers import Linear
+    from trainlib.lowering import kernel_candidates, layer_step
+    from trainlib.step import run_layer_step
+    from trainlib.tune.estimate import main_bound
+    layer = Linear("fc", 64, 40, bias=False)
+    kernels = kernel_candidates(layer, "fw", precision)
+    if not kernels:
+        pytest.skip(f"no matmul_{precision} kernels in the catalogue")
+    for k in kernels:
+        spec = layer_step(layer, (64,), "fw", k, precision)
+        run = run_layer_step(layer, (64,), "fw", kernel=k, precision=precision)
+        run.check()
+        bound = main_bound(spec, [(0, spec.extent)], 8)
+        assert 0 < bound <= run.phases["mm"], k
