@@ -253,3 +253,34 @@ def test_plan_lists_the_conversions_and_deploy_refuses_16_bit(tmp_path, capsys):
     assert "fc2 convert.x" in out and "fp32 models only" in out
     assert main(["deploy", str(p), "-o", str(tmp_path / "n.elf")]) == 2
     assert "built for fp32 models" in capsys.readouterr().err
+
+
+def test_the_master_weight_update_runs_sgd_in_fp32_and_rounds_into_the_16_bit_weights():
+    from trainlib.precision import master_update
+    from trainlib.step import run_spec
+    rng = np.random.default_rng(3)
+    master = rng.standard_normal(37).astype(np.float32)
+    g = rng.standard_normal(37).astype(np.float16)
+    spec = master_update("fc", (37,), "fp16", 0.01, 0.1)
+    assert {c.kernel for c in spec.tile(37)} == {"fp16_to_fp32", "sgd_update", "fp32_to_fp16"}
+    for memory, tile in (("tcdm", None), ("l2", 10)):
+        run = run_spec(spec, {"master": master, "g": g}, memory=memory, tile=tile, cores=4)
+        want = golden.sgd(master, g.astype(np.float32), 0.01, 0.1)
+        np.testing.assert_allclose(run.outputs["master"], want, rtol=2e-7, atol=1e-7)
+        assert run.outputs["w"].dtype == np.float16
+        np.testing.assert_array_equal(run.outputs["w"], run.outputs["master"].astype(np.float16))
+
+
+@pytest.mark.parametrize("src, dst", [("fp32", "fp16"), ("fp16", "fp32"), ("fp32", "bf16"),
+                                      ("bf16", "fp32"), ("fp16", "bf16"), ("bf16", "fp16")])
+def test_conversions_round_as_the_golden_model(src, dst):
+    from trainlib.precision import convert_spec
+    from trainlib.step import run_spec
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(29) * np.exp2(rng.integers(-20, 20, 29))).astype(np.float32)
+    x = golden.round_to(x, src).astype(golden.FORMATS[src].dtype)
+    spec = convert_spec("t", "convert.x", (29,), src, dst)
+    run = run_spec(spec, {"x": x}, cores=3)
+    with np.errstate(over="ignore"):
+        want = golden.round_to(x.astype(np.float64), dst)
+    np.testing.assert_array_equal(run.outputs["y"].astype(np.float64), want)
