@@ -189,14 +189,16 @@ def _windows(layer, out_hw: tuple[int, int]):
 def forward(layer, x: np.ndarray, params: dict[str, np.ndarray],
             skip: np.ndarray | None = None, precision: str = "fp32",
             acc: str | None = None) -> np.ndarray:
-    """The layer's output for input ``x`` (``skip``: the residual operand of Add)."""
+    """The layer's output for input ``x`` (``skip``: the residual operand of Add).  The
+    product is stored before the bias is added (the bias is a kernel of its own): with a
+    wider accumulation, rounded to the storage format first."""
     ar = arith(precision, acc)
     x64 = ar.rs(x)
     p = {k: ar.rs(v) for k, v in params.items()}
     if isinstance(layer, Linear):
         y = ar.einsum("oi,i->o", p["weight"], x64.reshape(-1))
         if "bias" in p:
-            y = ar.add(y, p["bias"])
+            y = ar.add(ar.rs(y), p["bias"])
         return ar.out(y)
     if isinstance(layer, Conv2D | DepthWise):
         out = layer.out_shape(x.shape)
@@ -210,12 +212,12 @@ def forward(layer, x: np.ndarray, params: dict[str, np.ndarray],
             else:
                 y[:, ho, wo] = ar.einsum("ckl,ckl->c", w[:, 0], patch)
         if "bias" in p:
-            y = ar.add(y, p["bias"][:, None, None])
+            y = ar.add(ar.rs(y), p["bias"][:, None, None])
         return ar.out(y)
     if isinstance(layer, PointWise):
         y = ar.einsum("oi,ihw->ohw", p["weight"], x64)
         if "bias" in p:
-            y = ar.add(y, p["bias"][:, None, None])
+            y = ar.add(ar.rs(y), p["bias"][:, None, None])
         return ar.out(y)
     if isinstance(layer, ReLU):
         return ar.out(np.where(x64 > 0, x64, 0.0))
@@ -364,7 +366,7 @@ def sgd(w: np.ndarray, g: np.ndarray, lr: float, weight_decay: float, precision:
 
 # ---- a whole training step ----------------------------------------------------------------------
 def train_step(model, params: dict, x: np.ndarray, target: np.ndarray,
-               record: dict | None = None) -> tuple[float, dict]:
+               record: dict | None = None, wide_acc: bool = False) -> tuple[float, dict]:
     """One training step of ``model`` (a ``trainlib.model.Model``): forward, loss, backward to
     the first updated layer, SGD.  Sparse forms: a bias-only layer updates its bias alone; a
     layer with ``update_channels`` updates the first ``update_channel_count`` output channels
@@ -374,15 +376,22 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray,
     layers of different precisions is converted (rounded) to the receiving layer's format; the
     loss computes in the last layer's precision; with ``model.master_weights`` the update is
     SGD in fp32 on fp32 master parameters.  ``record``, when given, receives the activations
-    (``"acts"``) and the output gradient each layer received (``"grads"``, by layer index)."""
+    (``"acts"``) and the output gradient each layer received (``"grads"``, by layer index).
+
+    ``wide_acc``: the 16-bit layers with parameters and the loss sum in binary32 (``acc =
+    "fp32"``), as the simulator's packed kernels do (``vfdotpex`` matmuls, the losses' binary32
+    partial sums); the element-wise layers and SGD round every operation in their format."""
     prec = [model.precision_of(la.name) for la in model.layers]
+    acc = [("fp32" if wide_acc and la.has_params and p != "fp32" else None)
+           for la, p in zip(model.layers, prec, strict=True)]
     shapes = model.shapes()
     acts = [x]
     for i, la in enumerate(model.layers):
         skip = acts[model.index(la.skip) + 1] if isinstance(la, Add) else None
         acts.append(forward(la, acts[i], params.get(la.name, {}), skip=skip,
-                            precision=prec[i]))
-    loss, dy = LOSSES[model.loss](acts[-1], target, precision=prec[-1])
+                            precision=prec[i], acc=acc[i]))
+    loss, dy = LOSSES[model.loss](acts[-1], target, precision=prec[-1],
+                                  acc="fp32" if wide_acc else None)
     if record is not None:
         record["acts"] = acts
     n = len(model.layers)
@@ -401,15 +410,15 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray,
         if record is not None:
             record.setdefault("grads", {})[i] = g
         if la.name in model.updated:
-            new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g, prec[i]),
+            new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g, prec[i], acc[i]),
                                          params[la.name], prec[i]))
         if i > model.first_updated:
             grads[i] = input_grad(la, acts[i], g, params.get(la.name, {}),
-                                  y=acts[i + 1], precision=prec[i]).reshape(shapes[i])
+                                  y=acts[i + 1], precision=prec[i], acc=acc[i]).reshape(shapes[i])
     return loss, new
 
 
-def train(model, steps: int) -> tuple[list[float], dict]:
+def train(model, steps: int, wide_acc: bool = False) -> tuple[list[float], dict]:
     """``steps`` training steps of ``model`` on its sample (``Model.sample``) from its initial
     parameters, in the golden model alone and in the model's precisions: the way to study a
     16-bit model before the simulator runs it.  Returns the losses and the final parameters."""
@@ -417,7 +426,7 @@ def train(model, steps: int) -> tuple[list[float], dict]:
     params = model.initial_params()
     losses = []
     for _ in range(steps):
-        loss, params = train_step(model, params, x, target)
+        loss, params = train_step(model, params, x, target, wide_acc=wide_acc)
         losses.append(loss)
     return losses, params
 

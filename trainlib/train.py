@@ -180,8 +180,9 @@ def simulated_step(model: Model, plan: ModelPlan, params: Params, x: np.ndarray,
 
 def golden_step(model: Model, params: Params, x: np.ndarray,
                 target: np.ndarray) -> tuple[float, Params]:
-    """The same training step in the golden model (plain numpy formulas)."""
-    return golden.train_step(model, params, x, target)
+    """The same training step in the golden model (plain numpy formulas), summing in binary32
+    where the simulator's 16-bit kernels do (``golden.train_step``'s ``wide_acc``)."""
+    return golden.train_step(model, params, x, target, wide_acc=True)
 
 
 def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConfig = "pulp-open",
