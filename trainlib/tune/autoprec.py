@@ -11,10 +11,11 @@ For every layer with parameters the choice is then:
 * its **error** in a precision: the worst relative difference, over its step outputs, between
   the golden model computing the layer in that precision and the fp32 golden model, on the
   tensors the layer really sees in a training step (the model's sample, its initial
-  parameters, the fp32 activations and output gradients).  The kernels match the golden
-  model of their precision within ``golden.tolerance`` (every tuned candidate is checked), so
-  the golden model stands for the simulated step.  Relative: max |out_p - out_fp32| over
-  max |out_fp32| per output tensor;
+  parameters, the fp32 activations and output gradients).  The golden model sums in the
+  format itself, the least accurate way a kernel of that precision may sum (those summing in
+  binary32 are closer to fp32), and every tuned candidate matches it within
+  ``golden.tolerance``, so the error stands for the simulated step's.  Relative:
+  max |out_p - out_fp32| over max |out_fp32| per output tensor;
 * the winner: the fastest precision whose error is within ``max_rel_error``; fp32 (error 0)
   when none is.
 
