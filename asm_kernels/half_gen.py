@@ -31,7 +31,9 @@ that the committed files are current.
 
 from __future__ import annotations
 
+import re
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -337,27 +339,74 @@ add_{p}:
     map2 vfadd.{f}, esz=2, ld=flh, st=fsh
 """)
 
+EXP_ENTER = r"""
+# Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
+# constants into them (loss.s's exp_enter)
+.macro exp_enter
+    addi sp, sp, -48
+    jal t5, .Lsave_fs
+    jal t6, .Lexp_consts
+.endm
+    fs_spill_routines .Lsave_fs, .Lrestore_fs_ret
+    exp_consts_routine .Lexp_consts
+    expf_routine .Lexpf
+"""
+
+SIGMOID_FW = r"""
+# y = 1 / (1 + exp(-x)): x widened to binary32, loss.s's expf, one binary32 division, rounded
+# once to {what}; elements dealt one by one (the body dwarfs a pointer bump)
+sigmoid_fw_{p}:
+    exp_enter
+    split_groups .Lshare, 8, 0
+    beqz t3, 9f
+    words lw, a0, a3, a4         # x, y
+    add a3, a3, t2
+    add a4, a4, t2
+    lp.setup x0, t3, 1f
+    flh fa0, 0(a3)
+    add a3, a3, t4
+    fcvt.s.{f} fa0, fa0
+    fneg.s fa0, fa0
+    jal t6, .Lexpf               # exp(-x): inf below x = -88.7, +0 above 103.9
+    fadd.s fa0, fa0, fs4         # 1 + exp(-x) (fs4 = 1)
+    fdiv.s fa0, fs4, fa0
+    fcvt.{f}.s fa0, fa0
+    fsh fa0, 0(a4)
+1:  add a4, a4, t4
+9:  j .Lrestore_fs_ret
+"""
+
 ACTIVATION = Source("activation", (
+    K("sigmoid_fw", "act", "elements", N1,
+      "y = 1/(1+exp(-x)) in binary32 (loss.s's expf, a division), rounded once"),
     K("sigmoid_bw", "sigmoid_bw", "elements", N1,
       "dx = dy * (y * (1 - y)), three rounded operations as the golden model orders them"),
     K("mul", "mul", "elements", N1, "out = a * b element-wise, two lanes per vfmul"),
-), r"""# {what} activation helpers (activation.s's sigmoid_bw and mul on packed pairs).
+), r"""# {what} activations (activation.s's sigmoid_fw, sigmoid_bw and mul on 16-bit tensors).
 #
+#   sigmoid_fw_{p}   y  = 1 / (1 + exp(-x))
 #   sigmoid_bw_{p}   dx = dy * (y * (1 - y))     (y: the forward OUTPUT)
 #   mul_{p}          out = a * b
 #
-# Every operation rounds once to {what}, in trainlib.golden's order: bit-exact.
+# sigmoid_fw computes in binary32 (loss.s's expf and a division, within ~2 ulp of binary32) and
+# rounds once to {what}, as the golden model rounds its float64 value: equal except where the
+# binary32 value sits within its error of a {what} tie (then one ulp apart).  sigmoid_bw and
+# mul round every operation once to {what}, in trainlib.golden's order: bit-exact.
 # Scheduling: groups of eight elements (four packed words) dealt round robin, loads first, as
 # in activation.s; the last core takes the tail one element at a time.
 #
-# sigmoid_bw_{p}: a0 -> {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.  a1 = number of cores.
+# sigmoid_fw_{p}: a0 -> {{x, y, n}}; sigmoid_bw_{p}: {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.
+# a1 = number of cores.
     .include "common.inc"
+    .include "loss_math.inc"
     .text
+    .globl sigmoid_fw_{p}
     .globl sigmoid_bw_{p}
     .globl mul_{p}
 
 .Lshare:
     deal_groups 1
+""" + EXP_ENTER + SIGMOID_FW + r"""
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
 .macro sigmoid_slope r
@@ -678,7 +727,377 @@ def convert_kernels() -> list[dict]:
     return out
 
 
-SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER)
+# ---------------------------------------------------------------------------- losses
+LOSS = Source("loss", (
+    K("mse_partial", "mse_partial", "elements", N1,
+      "partial[core] (binary32) = sum of (y - t)^2 over the core's elements: d = y - t rounded "
+      "(vfsub), d*d summed exactly in binary32 by vfdotpex.s"),
+    K("mse_grad", "mse_grad", "elements", N1,
+      "dy = c * (y - t), c = 2/n rounded to the format, two rounded operations"),
+    K("ce_partial", "ce_partial", "elements", N1,
+      "partial[4*core:4*core+4] (binary32) = (max z, sum exp(z - max), sum y, sum y*(z - max)) "
+      "of the core's 16-bit logits, in binary32 (loss.s's expf)"),
+    K("ce_grad", "ce_grad", "elements", N1,
+      "dz = exp(z - M) * sum(y) / S - y in binary32 from ce_combine's binary32 stats, rounded "
+      "once"),
+), r"""# {what} losses (loss.s's MSE and cross-entropy kernels on 16-bit tensors).
+#
+#   mse_partial_{p}  partial[k] = sum over core k's elements of (y - t)^2     (binary32 slots)
+#   mse_grad_{p}     dy = c (y - t), c = 2/n rounded to {what}
+#   ce_partial_{p}   partial[4k..4k+3] = (m_k, s_k, sy_k, u_k) of core k's logits, as loss.s
+#   ce_grad_{p}      dz = exp(z - M) * (sy / S) - y, stats = ce_combine's [loss, M, S, sy]
+#
+# The combines are loss.s's reduce_sum and ce_combine themselves: the partial slots, the loss
+# and the statistics are binary32 words in every precision (a reduction kept in binary32, the
+# loss read by the host in one format), y, t, dy, z, dz are {what}.
+# Rounding, as trainlib.golden's 16-bit arithmetic: mse_grad rounds y - t and then c (y - t)
+# (c = 2/n divided in binary32 and rounded to {what}: a quotient rounded twice through
+# binary32 is the correctly rounded one, 24 >= 2*11 + 2), bit-exact.  mse_partial squares the
+# rounded differences exactly and sums them in binary32 (vfdotpex.s); the golden model rounds
+# each square and each sum to {what}, so the loss agrees within golden.tolerance.  The
+# cross-entropy kernels widen each value exactly to binary32 and compute as loss.s does (expf
+# within 1 ulp of binary32); dz is then rounded once to {what}, as the golden model rounds its
+# float64 result: equal except where the binary32 value sits within its error of a {what} tie.
+# Scheduling: loss.s's round-robin deal, in groups of eight elements (four words) for the MSE
+# kernels, single elements for the cross-entropy ones.
+#
+# a0 -> mse_partial_{p}: {{y, t, partial, n}}; mse_grad_{p}: {{y, t, dy, n}}; ce_partial_{p}:
+# {{z, y, partial, n}}; ce_grad_{p}: {{z, y, dz, n, stats}}.  a1 = number of cores.
+    .include "common.inc"
+    .include "loss_math.inc"
+    .text
+    .globl mse_partial_{p}
+    .globl mse_grad_{p}
+    .globl ce_partial_{p}
+    .globl ce_grad_{p}
+
+.Lshare:
+    deal_groups 1
+""" + EXP_ENTER + r"""
+# ---------------------------------------------------------------------------- MSE
+mse_partial_{p}:
+    split_groups .Lshare, 12, 3
+    words lw, a0, a3, a4         # y, t
+    fzero ft8, ft9, ft10, ft11   # four binary32 partial sums
+    beqz t3, 2f
+    add a5, a3, t2
+    add a6, a4, t2
+    lp.setup x0, t3, 1f
+    words flw, a5, ft0, ft1, ft2, ft3
+    add a5, a5, t4
+    words flw, a6, ft4, ft5, ft6, ft7
+    add a6, a6, t4
+    lanes vfsub.{f}              # d = y - t, rounded
+    vfdotpex.s.{f} ft8, ft0, ft0 # += d0^2 + d1^2, exact squares
+    vfdotpex.s.{f} ft9, ft1, ft1
+    vfdotpex.s.{f} ft10, ft2, ft2
+1:  vfdotpex.s.{f} ft11, ft3, ft3
+2:  beqz t5, 4f
+    add a3, a3, t1
+    add a4, a4, t1
+    lp.setup x0, t5, 3f
+    p.lhu t0, 2(a3!)
+    p.lhu t2, 2(a4!)
+    fmv.w.x ft0, t0              # (y, +0)
+    fmv.w.x ft4, t2
+    vfsub.{f} ft0, ft0, ft4
+3:  vfdotpex.s.{f} ft8, ft0, ft0
+4:  fadd.s ft8, ft8, ft9
+    fadd.s ft10, ft10, ft11
+    fadd.s ft0, ft8, ft10
+    core_id t0
+    slli t0, t0, 2
+    lw a5, 8(a0)
+    add a5, a5, t0
+    fsw ft0, 0(a5)               # every core writes its slot (0 when idle)
+    ret
+
+.macro times_c r
+    vfmul.{f} \r, fa0, \r
+.endm
+
+mse_grad_{p}:
+    lw t1, 12(a0)
+    fcvt.s.w ft0, t1
+    fli fa0, 0x40000000
+    fdiv.s fa0, fa0, ft0         # 2/n
+    vfcpka.{f}.s fa0, fa0, fa0   # c: rounded to {what}, both lanes
+    li t5, 3
+    jal t6, .Lshare
+    map2 vfsub.{f}, post=times_c, esz=2, ld=flh, st=fsh
+
+# ---------------------------------------------------------------------------- cross entropy
+# The next element of this core, widened: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
+.macro next_zy y, m
+    flh fa0, 0(a3)
+    flh \y, 0(a4)
+    add a3, a3, t4
+    add a4, a4, t4
+    fcvt.s.{f} fa0, fa0
+    fcvt.s.{f} \y, \y
+    fsub.s fa0, fa0, \m
+.endm
+
+ce_partial_{p}:
+    exp_enter
+    split_groups .Lshare, 12, 0
+    words lw, a0, a3, a4         # z, y
+    add a3, a3, t2
+    add a4, a4, t2
+    li t0, 0xff800000
+    fmv.w.x ft0, t0              # m = -inf
+    fmv.w.x ft1, zero            # s
+    fmv.w.x ft2, zero            # sy
+    fmv.w.x ft3, zero            # u
+    beqz t3, 3f
+    mv a5, a3
+    lp.setup x0, t3, 1f          # the core's max logit
+    flh ft4, 0(a5)
+    add a5, a5, t4
+    fcvt.s.{f} ft4, ft4
+1:  fmax.s ft0, ft0, ft4
+    lp.setup x0, t3, 2f
+    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
+    fadd.s ft2, ft2, ft5         # sy += y
+    fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
+    jal t6, .Lexpf
+2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
+3:  core_id t0
+    slli t0, t0, 4
+    lw a5, 8(a0)
+    add a5, a5, t0
+    words fsw, a5, ft0, ft1, ft2, ft3
+    j .Lrestore_fs_ret
+
+ce_grad_{p}:
+    exp_enter
+    lw t0, 16(a0)                # stats = [loss, M, S, sy] (binary32)
+    flw ft0, 4(t0)
+    flw ft1, 8(t0)
+    flw ft2, 12(t0)
+    fdiv.s ft1, ft2, ft1         # sy / S
+    split_groups .Lshare, 12, 0
+    beqz t3, 9f
+    words lw, a0, a3, a4, a5     # z, y, dz
+    add a3, a3, t2
+    add a4, a4, t2
+    add a5, a5, t2
+    lp.setup x0, t3, 1f
+    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
+    jal t6, .Lexpf
+    fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
+    fcvt.{f}.s fa0, fa0
+    fsh fa0, 0(a5)
+1:  add a5, a5, t4
+9:  j .Lrestore_fs_ret
+""")
+
+# ---------------------------------------------------------------------------- depthwise
+DW_PTRS = ("a1", "s0", "s1", "s2")            # B pointers of the columns of a block
+
+
+def dw_block(tag: str, v: int, flipped: bool, f: str) -> list[str]:
+    """One block of ``v`` columns of one channel: binary32 sums ft0.. by vfdotpex.s, one k pair
+    per hardware-loop iteration (the A pair feeds all v columns), the odd last k with zero
+    upper lanes, then rounded once and stored at t4 (advanced).  Flipped (in-grad) weights are
+    read backwards a word at a time and their lanes swapped (p.ror by 16)."""
+    ptrs = DW_PTRS[:v]
+    end, odd, store = f".L{tag}_k", f".L{tag}_odd", f".L{tag}_store"
+    out = [f"    fmv.w.x ft{i}, zero" for i in range(v)]
+    out += ["    mv a0, a2", f"    mv {ptrs[0]}, t5"]
+    out += [f"    add {ptrs[i]}, {ptrs[i - 1]}, a4" for i in range(1, v)]
+    out += [f"    beqz a5, {odd}", f"    lp.setup x0, a5, {end}"]
+    if flipped:
+        out += ["    p.lw s3, -4(a0!)            # A[e-2t-1], A[e-2t]"]
+    else:
+        out += ["    flw ft8, 0(a0)               # A[2t], A[2t+1]", "    addi a0, a0, 4"]
+    out += [f"    flw ft{4 + i}, 0({p})" for i, p in enumerate(ptrs)]
+    if flipped:
+        out += ["    p.ror s3, s3, s4             # lanes swapped: A[e-2t], A[e-2t-1]",
+                "    fmv.w.x ft8, s3"]
+    out += [f"    addi {p}, {p}, 4" for p in ptrs]
+    dots = [f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}" for i in range(v)]
+    out += dots[:-1] + [f"{end}:", dots[-1]]
+    out += [f"{odd}:", f"    beqz a7, {store}",
+            f"    lhu s3, {2 if flipped else 0}(a0)         # odd ker: the last k, upper lanes 0",
+            "    fmv.w.x ft8, s3"]
+    for i, p in enumerate(ptrs):
+        out += [f"    lhu s3, 0({p})", f"    fmv.w.x ft{4 + i}, s3", dots[i]]
+    out += [f"{store}:"]
+    for i in range(v):
+        out += [f"    fcvt.{f}.s ft{i}, ft{i}", f"    fsh ft{i}, {2 * i}(t4)"]
+    out += [f"    addi t4, t4, {2 * v}"]
+    return out
+
+
+def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
+    """A whole kernel: set-up, then per channel its groups of four columns and the M % 4 tail
+    columns one by one."""
+    tag = name
+    out = ["", f"{name}:", "    addi sp, sp, -20", "    words sw, sp, s0, s1, s2, s3, s4",
+           f"    li a7, {int(flipped)}", "    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
+    if flipped:
+        out += ["    li s4, 16"]
+    out += [f".L{tag}_channel:", "    mv t5, t3", f"    beqz t2, .L{tag}_tail",
+            f"    lp.setup x1, t2, .L{tag}_group"]
+    out += dw_block(f"{tag}_4", 4, flipped, f)
+    out += [f".L{tag}_group:", "    add t5, t5, t6", f".L{tag}_tail:",
+            f"    beqz a3, .L{tag}_next", f"    lp.setup x1, a3, .L{tag}_column"]
+    out += dw_block(f"{tag}_1", 1, flipped, f)
+    out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:",
+            "    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
+            f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:",
+            "    words lw, sp, s0, s1, s2, s3, s4", "    addi sp, sp, 20", "    ret"]
+    return out
+
+
+def depthwise_text(fm: Fmt) -> str:
+    head = r"""# {what} depthwise "matmuls" (depthwise.s's mm_dw family on packed pairs;
+# PULP-TrainLib's mm_dw_fp16_SIMD / mm_dw_in_grad_fp16_SIMD):
+#
+#   mm_dw_{p}:          C[k*M + j] = sum_{{t<ker}} A[k*ker + t]         * B[j*K + k*ker + t]
+#   mm_dw_in_grad_{p}:  C[k*M + j] = sum_{{t<ker}} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
+#
+# for every channel k < N and column j < M, A, B, C {what}.  Rounding: each sum accumulated
+# in binary32 by vfdotpex.s.{f}, one k pair per instruction (both products exact, fma(a1, b1,
+# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair with zero upper
+# lanes, then rounded once to {what} (the matmul_fp16 family's order).
+# Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
+# columns in groups of four (hardware loop 1), each k pair's A word loaded once for the four
+# columns' B words (hardware loop 0: 14 instructions for 8 MACs, no load-use stall), then the
+# M % 4 columns one by one.  The flipped weights are read from the channel's end a word at a
+# time (post-decrement) with the lanes swapped by p.ror.  Rows of A and of B start wherever
+# k*ker and j*K put them: with ker or K odd, half of them start mid-word and their word loads
+# straddle two words (correct, one cycle more each).
+#
+# a0 -> struct mm_dw {{A, B, C, N, M, K, ker_size}}; a1 = number of cores.
+    .include "common.inc"
+    .text
+    .globl mm_dw_{p}
+    .globl mm_dw_in_grad_{p}
+
+# Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
+# channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
+# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 2, a7 = ker % 2, a6 = 2 ker,
+# t3 = &B[t0*ker], t4 = &C[t0*M], t6 = 8K (B stride of four columns).
+.Ldw_setup:
+    core_id t0
+    lw t1, 12(a0)                # N
+    ceil_div t2, t1
+    mul t0, t0, t2               # first channel
+    add t2, t2, t0
+    p.minu t1, t2, t1            # end channel
+    words lw, a0, a2, t3, t4     # A, B, C
+    lw a3, 16(a0)                # M
+    lw a4, 20(a0)                # K
+    lw a5, 24(a0)                # ker
+    slli a4, a4, 1
+    slli a6, a5, 1
+    mul t2, t0, a6
+    add a2, a2, t2
+    add t3, t3, t2
+    mul t2, t0, a3
+    slli t2, t2, 1
+    add t4, t4, t2
+    beqz a7, 1f
+    add a2, a2, a6
+    addi a2, a2, -4
+1:  andi a7, a5, 1
+    srli a5, a5, 1
+    srli t2, a3, 2
+    andi a3, a3, 3
+    slli t6, a4, 2
+    jr t5
+""".format(**fm.subs)
+    body = dw_kernel(f"mm_dw_{fm.prec}", False, fm.f)
+    body += dw_kernel(f"mm_dw_in_grad_{fm.prec}", True, fm.f)
+    return GENERATED + head + "\n".join(body) + "\n"
+
+
+DW_CONSTRAINTS = ("N >= 1", "M >= 1", "ker_size >= 1", "K >= N * ker_size")
+
+
+def depthwise_kernels(fm: Fmt) -> list[dict]:
+    return [dict(name=f"mm_dw_{fm.prec}", doc=f"{fm.what} depthwise forward / weight gradient: "
+                 "binary32 sums by vfdotpex.s, 4 columns per k-pair loop; channels split over "
+                 "cores"),
+            dict(name=f"mm_dw_in_grad_{fm.prec}", doc=f"{fm.what} depthwise input gradient "
+                 "(weights flipped per channel, lanes swapped by p.ror): binary32 sums by "
+                 "vfdotpex.s, 4 columns per k-pair loop; channels split over cores")]
+
+
+# ---------------------------------------------------------------------------- data movement
+@dataclass(frozen=True)
+class Derived:
+    """A 16-bit data-movement file made from its fp32 source by a fixed list of edits: every
+    byte size of an element (shifts by 2, steps of 4) and every word move becomes its
+    half-word twin, entry points get the suffix ``_16``.  Each edit must apply exactly as many
+    times as given, so a change of the fp32 source that the edits no longer fit fails the
+    generator instead of producing a wrong kernel."""
+
+    source: str
+    family: str
+    entries: tuple[str, ...]
+    edits: tuple[tuple[str, str, int], ...]       # (old, new, occurrences)
+    title: str
+
+    def text(self) -> str:
+        src = (HERE / self.source).read_text()
+        first, rest = src.split("\n", 1)
+        out = f"{self.title}\n{rest}"
+        for old, new, count in self.edits:
+            found = out.count(old)
+            if found != count:
+                raise ValueError(f"{self.source}: {old!r} found {found} times, expected {count}")
+            out = out.replace(old, new)
+        for e in self.entries:
+            out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_16\2", out)
+        return GENERATED + out
+
+    def kernels(self) -> list[dict]:
+        data = tomllib.loads((HERE / self.source.replace(".s", ".toml")).read_text())
+        return [k for k in data["kernel"] if k["entry"] in self.entries]
+
+
+HALF_MOVES = ", lh, p.lh, p.sh"
+TRANSPOSE_16 = Derived("transpose.s", "transpose", ("blocktranspose", "transpose"), (
+    ("slli a6, t2, 2               # kernel size (bytes)",
+     "slli a6, t2, 1               # kernel size (bytes)", 1),
+    ("addi a4, a4, -4 ", "addi a4, a4, -2 ", 1),
+    ("copy_words t3, t2, t6, -4, a5, 4, a0, a1",
+     "copy_words t3, t2, t6, -2, a5, 2, a0, a1" + HALF_MOVES, 1),
+    ("slli a6, t1, 2               # src row stride",
+     "slli a6, t1, 1               # src row stride", 1),
+    ("slli t4, a2, 2\n", "slli t4, a2, 1\n", 1),
+    ("slli t4, t4, 2\n", "slli t4, t4, 1\n", 1),
+    ("copy_words t3, t0, t6, a6, a5, 4, t4, t5",
+     "copy_words t3, t0, t6, a6, a5, 2, t4, t5" + HALF_MOVES, 1),
+    ("addi a4, a4, 4\n", "addi a4, a4, 2\n", 1),
+), "# Transposes of 16-bit elements (binary16 and bfloat16 alike), copied bit-exactly:\n"
+   "# transpose.s with half-word moves.")
+
+IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
+    ("slli s0, t4, 2               # L4", "slli s0, t4, 1               # L2", 1),
+    ("slli s11, t5, 2              # Ws4", "slli s11, t5, 1              # Ws2", 1),
+    ("slli s1, s9, 2               # source step along a row: a_w words",
+     "slli s1, s9, 1               # source step along a row: a_w halves", 1),
+    ("slli s7, t0, 2\n", "slli s7, t0, 1\n", 1),
+    ("slli t1, t1, 2\n", "slli t1, t1, 1\n", 1),
+    ("addi s7, s7, 4               # next column of buf",
+     "addi s7, s7, 2               # next column of buf", 1),
+    ("copy_words a4, a1, t4, s1, t6, s0, t0, t1",
+     "copy_words a4, a1, t4, s1, t6, s0, t0, t1" + HALF_MOVES, 2),
+    (", t6, s0\n", ", t6, s0, p.sh\n", 5),
+    ("p.lw t0, s1(t4!)", "p.lh t0, s1(t4!)", 1),
+    ("p.sw t0, a2(t6!)", "p.sh t0, a2(t6!)", 1),
+    ("F_", "F16_", 28),
+    ("FRAME", "FRAME16", 4),
+), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"
+   "# bit-exactly: im2col.s with half-word moves.")
+
+DERIVED = (TRANSPOSE_16, IM2COL_16)
+
+SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
 
 def _toml_entry(name: str, file: str, family: str, args: str, parallel: str,
@@ -703,6 +1122,19 @@ def outputs() -> dict[Path, str]:
             for k in src.kernels:
                 toml += _toml_entry(f"{k.stem}_{suffix}", file, f"{src.stem}_{suffix}", k.args,
                                     k.parallel, k.constraints, f"{what}: {k.doc}")
+    for d in DERIVED:
+        file = d.source.replace(".s", "_16.s")
+        files[HERE / file] = d.text()
+        for k in d.kernels():
+            toml += _toml_entry(f"{k['name']}_16", file, f"{d.family}_16", k["args"],
+                                k["parallel"], tuple(k["constraints"]),
+                                f"16-bit (binary16 and bfloat16 alike): {k['doc']}")
+    for fm in FORMATS:
+        file = f"depthwise_{fm.prec}.s"
+        files[HERE / file] = depthwise_text(fm)
+        for k in depthwise_kernels(fm):
+            toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", "channels",
+                                DW_CONSTRAINTS, k["doc"])
     files[HERE / "convert.s"] = convert_text()
     for k in convert_kernels():
         toml += _toml_entry(k["name"], "convert.s", "convert", "copy", "elements", N1, k["doc"])

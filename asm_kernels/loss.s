@@ -45,6 +45,7 @@
 # reduce_sum: {partial, out, count, scale}; ce_partial: {z, y, partial, n};
 # ce_combine: {partial, out, count}; ce_grad: {z, y, dz, n, stats}.  a1 = number of cores.
     .include "common.inc"
+    .include "loss_math.inc"
     .text
     .globl vexp
     .globl vlog
@@ -61,28 +62,9 @@
     deal_groups
 
 # fs0-fs11 are the expf constants: spill them below sp (48 bytes) / restore and return.
-.Lsave_fs:                       # returns through t5
-    words fsw, sp, fs0, fs1, fs2, fs3, fs4, fs5, fs6, fs7, fs8, fs9, fs10, fs11
-    jr t5
-.Lrestore_fs_ret:
-    words flw, sp, fs0, fs1, fs2, fs3, fs4, fs5, fs6, fs7, fs8, fs9, fs10, fs11
-    addi sp, sp, 48
-    ret
+    fs_spill_routines .Lsave_fs, .Lrestore_fs_ret
 
-.Lexp_consts:                    # clobbers t0; returns through t6
-    fli fs0, 0x3fb8aa3b          # log2(e)
-    fli fs1, 0x4b400000          # 1.5 * 2^23
-    fli fs2, 0x3f317200          # ln2_hi = 0.693145751953125 (15 significant bits)
-    fli fs3, 0x35bfbe8e          # ln2_lo = ln2 - ln2_hi
-    fli fs4, 0x3f800000          # 1
-    fli fs5, 0x3f000000          # 1/2!
-    fli fs6, 0x3e2aaaab          # 1/3!
-    fli fs7, 0x3d2aaaab          # 1/4!
-    fli fs8, 0x3c088889          # 1/5!
-    fli fs9, 0x3ab60b61          # 1/6!
-    fli fs10, 0x39500d01         # 1/7!
-    fli fs11, 0x42d00000         # 104
-    jr t6
+    exp_consts_routine .Lexp_consts
 
 # Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
 # constants into them
@@ -92,96 +74,9 @@
     jal t6, .Lexp_consts
 .endm
 
-# fa0 = expf(fa0), constants in fs0-fs11; clobbers t0-t2, ft10, ft11; returns through t6.
-.Lexpf:
-    fabs.s ft10, fa0
-    flt.s t0, ft10, fs11         # |x| < 104 (false for NaN)
-    beqz t0, 5f
-1:  fmadd.s ft10, fa0, fs0, fs1  # x*log2(e) + 1.5*2^23: round(x / ln2) in the low bits
-    fmv.x.w t0, ft10
-    fsub.s ft10, ft10, fs1       # k, as a float (exact)
-    fnmsub.s ft11, ft10, fs2, fa0    # r = x - k*ln2_hi
-    fnmsub.s ft11, ft10, fs3, ft11   #     - k*ln2_lo
-    fmadd.s ft10, fs10, ft11, fs9    # exp(r) = 1 + r(1 + r(1/2 + r(1/6 + ... r/7!)))
-    fmadd.s ft10, ft10, ft11, fs8
-    fmadd.s ft10, ft10, ft11, fs7
-    fmadd.s ft10, ft10, ft11, fs6
-    fmadd.s ft10, ft10, ft11, fs5
-    fmadd.s ft10, ft10, ft11, fs4
-    fmadd.s ft10, ft10, ft11, fs4
-    li t1, 0x4b400000
-    sub t0, t0, t1               # k
-    srai t1, t0, 1               # k1 = floor(k/2), k2 = k - k1: both normal exponents
-    sub t0, t0, t1
-    addi t1, t1, 127
-    slli t1, t1, 23
-    fmv.w.x ft11, t1
-    fmul.s ft10, ft10, ft11      # * 2^k1 (exact)
-    addi t0, t0, 127
-    slli t0, t0, 23
-    fmv.w.x ft11, t0
-    fmul.s fa0, ft10, ft11       # * 2^k2 (the one rounding of an overflow or a subnormal)
-    jr t6
-5:  feq.s t0, fa0, fa0
-    beqz t0, 6f
-    fsgnj.s fa0, fs11, fa0       # +-104: exp is inf / 0 from there on
-    j 1b
-6:  fadd.s fa0, fa0, fa0         # NaN in, quiet NaN out
-    jr t6
+    expf_routine .Lexpf
 
-# fa0 = logf(fa0); clobbers t0-t3, ft6-ft11; returns through t6.
-.Llogf:
-    fmv.x.w t0, fa0
-    li t1, 0x00800000
-    sub t2, t0, t1
-    li t1, 0x7f000000
-    bgeu t2, t1, 5f              # +-0, negative, subnormal, inf, NaN
-    li t2, 0                     # exponent adjustment (subnormals)
-1:  li t1, 0x3f3504f3            # sqrt(1/2)
-    sub t1, t0, t1
-    srai t1, t1, 23              # e
-    slli t3, t1, 23
-    sub t0, t0, t3               # m = x / 2^e in [sqrt(1/2), sqrt(2))
-    add t1, t1, t2
-    fmv.w.x ft8, t0
-    fcvt.s.w ft9, t1             # e, as a float
-    fli ft10, 0x3f800000
-    fsub.s ft8, ft8, ft10        # f = m - 1 (exact)
-    fadd.s ft11, ft10, ft10
-    fadd.s ft11, ft11, ft8
-    fdiv.s ft6, ft8, ft11        # s = f / (2 + f)
-    fmul.s ft10, ft6, ft6        # z = s^2
-    fli ft11, 0x3e638e39         # 2/9
-    fli ft7, 0x3e924925          # 2/7
-    fmadd.s ft11, ft11, ft10, ft7
-    fli ft7, 0x3ecccccd          # 2/5
-    fmadd.s ft11, ft11, ft10, ft7
-    fli ft7, 0x3f2aaaab          # 2/3
-    fmadd.s ft11, ft11, ft10, ft7
-    fmul.s ft11, ft11, ft10      # R
-    fsub.s ft11, ft8, ft11
-    fnmsub.s ft11, ft6, ft11, ft8    # log(m) = 2s + s R = f - s (f - R), since 2s = f - s f
-    fli ft7, 0x35bfbe8e          # ln2_lo
-    fmadd.s ft11, ft9, ft7, ft11
-    fli ft7, 0x3f317200          # ln2_hi
-    fmadd.s fa0, ft9, ft7, ft11
-    jr t6
-5:  slli t1, t0, 1
-    beqz t1, 6f                  # +-0
-    bltz t0, 7f                  # negative (or a NaN with the sign bit)
-    li t1, 0x7f800000
-    bgeu t0, t1, 8f              # inf, NaN
-    fli ft10, 0x4b000000, t1
-    fmul.s ft10, fa0, ft10       # subnormal * 2^23 is normal
-    fmv.x.w t0, ft10
-    li t2, -23
-    j 1b
-6:  fli fa0, 0xff800000          # -inf
-    jr t6
-7:  fli fa0, 0x7fc00000          # NaN
-    jr t6
-8:  fadd.s fa0, fa0, fa0
-    jr t6
+    logf_routine .Llogf
 
 # ---------------------------------------------------------------------------- math kernels
 # y = \f(x) element by element (\f: a routine taking and returning fa0, called with jal t6),
