@@ -260,22 +260,30 @@ mmb_2x4_2x4_t1:
     fmv.w.x f7, zero
     j mmb_2x4_2x4_t1_ptrs
 mmb_2x4_2x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu a5, 4(a0)
+    fmv.ah.x f2, a5
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu a5, 6(a0)
+    fmv.ah.x f3, a5
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f4, a5
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f5, a5
     fcvt.s.ah f5, f5
-    flh f6, 4(a0)
+    lhu a5, 4(a0)
+    fmv.ah.x f6, a5
     fcvt.s.ah f6, f6
-    flh f7, 6(a0)
+    lhu a5, 6(a0)
+    fmv.ah.x f7, a5
     fcvt.s.ah f7, f7
 mmb_2x4_2x4_t1_ptrs:
     mv a0, a2
@@ -400,22 +408,30 @@ mmb_2x4_2x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_2x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     fcvt.ah.s f6, f6
-    fsh f6, 4(a0)
+    fmv.x.ah t5, f6
+    sh t5, 4(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 6(a0)
+    fmv.x.ah t5, f7
+    sh t5, 6(a0)
 mmb_2x4_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -436,14 +452,18 @@ mmb_2x4_2x2_t1:
     fmv.w.x f3, zero
     j mmb_2x4_2x2_t1_ptrs
 mmb_2x4_2x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f2, a5
     fcvt.s.ah f2, f2
-    flh f3, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f3, a5
     fcvt.s.ah f3, f3
 mmb_2x4_2x2_t1_ptrs:
     mv a0, a2
@@ -485,14 +505,18 @@ mmb_2x4_2x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_2x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 2(a0)
+    fmv.x.ah t5, f3
+    sh t5, 2(a0)
 mmb_2x4_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -511,10 +535,12 @@ mmb_2x4_2x1_t1:
     fmv.w.x f1, zero
     j mmb_2x4_2x1_t1_ptrs
 mmb_2x4_2x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
     add a0, a0, s2
-    flh f1, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
 mmb_2x4_2x1_t1_ptrs:
     mv a0, a2
@@ -547,10 +573,12 @@ mmb_2x4_2x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_2x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f1, f1
-    fsh f1, 0(a0)
+    fmv.x.ah t5, f1
+    sh t5, 0(a0)
 mmb_2x4_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
@@ -571,13 +599,17 @@ mmb_2x4_1x4_t1:
     fmv.w.x f3, zero
     j mmb_2x4_1x4_t1_ptrs
 mmb_2x4_1x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a1, 2(a0)
+    fmv.ah.x f1, a1
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu a1, 4(a0)
+    fmv.ah.x f2, a1
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu a1, 6(a0)
+    fmv.ah.x f3, a1
     fcvt.s.ah f3, f3
 mmb_2x4_1x4_t1_ptrs:
     mv a0, a2
@@ -624,13 +656,17 @@ mmb_2x4_1x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_1x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
 mmb_2x4_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -649,9 +685,11 @@ mmb_2x4_1x2_t1:
     fmv.w.x f1, zero
     j mmb_2x4_1x2_t1_ptrs
 mmb_2x4_1x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a1, 2(a0)
+    fmv.ah.x f1, a1
     fcvt.s.ah f1, f1
 mmb_2x4_1x2_t1_ptrs:
     mv a0, a2
@@ -684,9 +722,11 @@ mmb_2x4_1x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_1x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
 mmb_2x4_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -704,7 +744,8 @@ mmb_2x4_1x1_t1:
     fmv.w.x f0, zero
     j mmb_2x4_1x1_t1_ptrs
 mmb_2x4_1x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
 mmb_2x4_1x1_t1_ptrs:
     mv a0, a2
@@ -730,7 +771,8 @@ mmb_2x4_1x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_2x4_1x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
 mmb_2x4_1x1_t1_blk_end:
     addi a4, a4, 2
     ret

@@ -339,58 +339,82 @@ mmb_6x4_6x4_t1:
     fmv.w.x f23, zero
     j mmb_6x4_6x4_t1_ptrs
 mmb_6x4_6x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f0, t1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f1, t1
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f2, t1
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f3, t1
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f4, t1
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f5, t1
     fcvt.s.ah f5, f5
-    flh f6, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f6, t1
     fcvt.s.ah f6, f6
-    flh f7, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f7, t1
     fcvt.s.ah f7, f7
     add a0, a0, s2
-    flh f8, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f8, t1
     fcvt.s.ah f8, f8
-    flh f9, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f9, t1
     fcvt.s.ah f9, f9
-    flh f10, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f10, t1
     fcvt.s.ah f10, f10
-    flh f11, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f11, t1
     fcvt.s.ah f11, f11
     add a0, a0, s2
-    flh f12, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f12, t1
     fcvt.s.ah f12, f12
-    flh f13, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f13, t1
     fcvt.s.ah f13, f13
-    flh f14, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f14, t1
     fcvt.s.ah f14, f14
-    flh f15, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f15, t1
     fcvt.s.ah f15, f15
     add a0, a0, s2
-    flh f16, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f16, t1
     fcvt.s.ah f16, f16
-    flh f17, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f17, t1
     fcvt.s.ah f17, f17
-    flh f18, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f18, t1
     fcvt.s.ah f18, f18
-    flh f19, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f19, t1
     fcvt.s.ah f19, f19
     add a0, a0, s2
-    flh f20, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f20, t1
     fcvt.s.ah f20, f20
-    flh f21, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f21, t1
     fcvt.s.ah f21, f21
-    flh f22, 4(a0)
+    lhu t1, 4(a0)
+    fmv.ah.x f22, t1
     fcvt.s.ah f22, f22
-    flh f23, 6(a0)
+    lhu t1, 6(a0)
+    fmv.ah.x f23, t1
     fcvt.s.ah f23, f23
 mmb_6x4_6x4_t1_ptrs:
     mv a0, a2
@@ -787,58 +811,82 @@ mmb_6x4_6x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_6x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     fcvt.ah.s f6, f6
-    fsh f6, 4(a0)
+    fmv.x.ah t5, f6
+    sh t5, 4(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 6(a0)
+    fmv.x.ah t5, f7
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f8, f8
-    fsh f8, 0(a0)
+    fmv.x.ah t5, f8
+    sh t5, 0(a0)
     fcvt.ah.s f9, f9
-    fsh f9, 2(a0)
+    fmv.x.ah t5, f9
+    sh t5, 2(a0)
     fcvt.ah.s f10, f10
-    fsh f10, 4(a0)
+    fmv.x.ah t5, f10
+    sh t5, 4(a0)
     fcvt.ah.s f11, f11
-    fsh f11, 6(a0)
+    fmv.x.ah t5, f11
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f12, f12
-    fsh f12, 0(a0)
+    fmv.x.ah t5, f12
+    sh t5, 0(a0)
     fcvt.ah.s f13, f13
-    fsh f13, 2(a0)
+    fmv.x.ah t5, f13
+    sh t5, 2(a0)
     fcvt.ah.s f14, f14
-    fsh f14, 4(a0)
+    fmv.x.ah t5, f14
+    sh t5, 4(a0)
     fcvt.ah.s f15, f15
-    fsh f15, 6(a0)
+    fmv.x.ah t5, f15
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f16, f16
-    fsh f16, 0(a0)
+    fmv.x.ah t5, f16
+    sh t5, 0(a0)
     fcvt.ah.s f17, f17
-    fsh f17, 2(a0)
+    fmv.x.ah t5, f17
+    sh t5, 2(a0)
     fcvt.ah.s f18, f18
-    fsh f18, 4(a0)
+    fmv.x.ah t5, f18
+    sh t5, 4(a0)
     fcvt.ah.s f19, f19
-    fsh f19, 6(a0)
+    fmv.x.ah t5, f19
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f20, f20
-    fsh f20, 0(a0)
+    fmv.x.ah t5, f20
+    sh t5, 0(a0)
     fcvt.ah.s f21, f21
-    fsh f21, 2(a0)
+    fmv.x.ah t5, f21
+    sh t5, 2(a0)
     fcvt.ah.s f22, f22
-    fsh f22, 4(a0)
+    fmv.x.ah t5, f22
+    sh t5, 4(a0)
     fcvt.ah.s f23, f23
-    fsh f23, 6(a0)
+    fmv.x.ah t5, f23
+    sh t5, 6(a0)
 mmb_6x4_6x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -867,34 +915,46 @@ mmb_6x4_6x2_t1:
     fmv.w.x f11, zero
     j mmb_6x4_6x2_t1_ptrs
 mmb_6x4_6x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f0, t1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f1, t1
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f2, t1
     fcvt.s.ah f2, f2
-    flh f3, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f3, t1
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f4, t1
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f5, t1
     fcvt.s.ah f5, f5
     add a0, a0, s2
-    flh f6, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f6, t1
     fcvt.s.ah f6, f6
-    flh f7, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f7, t1
     fcvt.s.ah f7, f7
     add a0, a0, s2
-    flh f8, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f8, t1
     fcvt.s.ah f8, f8
-    flh f9, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f9, t1
     fcvt.s.ah f9, f9
     add a0, a0, s2
-    flh f10, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f10, t1
     fcvt.s.ah f10, f10
-    flh f11, 2(a0)
+    lhu t1, 2(a0)
+    fmv.ah.x f11, t1
     fcvt.s.ah f11, f11
 mmb_6x4_6x2_t1_ptrs:
     mv a0, a2
@@ -972,34 +1032,46 @@ mmb_6x4_6x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_6x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 2(a0)
+    fmv.x.ah t5, f3
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f6, f6
-    fsh f6, 0(a0)
+    fmv.x.ah t5, f6
+    sh t5, 0(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 2(a0)
+    fmv.x.ah t5, f7
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f8, f8
-    fsh f8, 0(a0)
+    fmv.x.ah t5, f8
+    sh t5, 0(a0)
     fcvt.ah.s f9, f9
-    fsh f9, 2(a0)
+    fmv.x.ah t5, f9
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f10, f10
-    fsh f10, 0(a0)
+    fmv.x.ah t5, f10
+    sh t5, 0(a0)
     fcvt.ah.s f11, f11
-    fsh f11, 2(a0)
+    fmv.x.ah t5, f11
+    sh t5, 2(a0)
 mmb_6x4_6x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -1022,22 +1094,28 @@ mmb_6x4_6x1_t1:
     fmv.w.x f5, zero
     j mmb_6x4_6x1_t1_ptrs
 mmb_6x4_6x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f0, t1
     fcvt.s.ah f0, f0
     add a0, a0, s2
-    flh f1, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f1, t1
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f2, t1
     fcvt.s.ah f2, f2
     add a0, a0, s2
-    flh f3, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f3, t1
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f4, t1
     fcvt.s.ah f4, f4
     add a0, a0, s2
-    flh f5, 0(a0)
+    lhu t1, 0(a0)
+    fmv.ah.x f5, t1
     fcvt.s.ah f5, f5
 mmb_6x4_6x1_t1_ptrs:
     mv a0, a2
@@ -1098,22 +1176,28 @@ mmb_6x4_6x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_6x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f1, f1
-    fsh f1, 0(a0)
+    fmv.x.ah t5, f1
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f3, f3
-    fsh f3, 0(a0)
+    fmv.x.ah t5, f3
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f5, f5
-    fsh f5, 0(a0)
+    fmv.x.ah t5, f5
+    sh t5, 0(a0)
 mmb_6x4_6x1_t1_blk_end:
     addi a4, a4, 2
     ret
@@ -1146,40 +1230,56 @@ mmb_6x4_4x4_t1:
     fmv.w.x f15, zero
     j mmb_6x4_4x4_t1_ptrs
 mmb_6x4_4x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f0, a7
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f1, a7
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu a7, 4(a0)
+    fmv.ah.x f2, a7
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu a7, 6(a0)
+    fmv.ah.x f3, a7
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f4, a7
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f5, a7
     fcvt.s.ah f5, f5
-    flh f6, 4(a0)
+    lhu a7, 4(a0)
+    fmv.ah.x f6, a7
     fcvt.s.ah f6, f6
-    flh f7, 6(a0)
+    lhu a7, 6(a0)
+    fmv.ah.x f7, a7
     fcvt.s.ah f7, f7
     add a0, a0, s2
-    flh f8, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f8, a7
     fcvt.s.ah f8, f8
-    flh f9, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f9, a7
     fcvt.s.ah f9, f9
-    flh f10, 4(a0)
+    lhu a7, 4(a0)
+    fmv.ah.x f10, a7
     fcvt.s.ah f10, f10
-    flh f11, 6(a0)
+    lhu a7, 6(a0)
+    fmv.ah.x f11, a7
     fcvt.s.ah f11, f11
     add a0, a0, s2
-    flh f12, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f12, a7
     fcvt.s.ah f12, f12
-    flh f13, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f13, a7
     fcvt.s.ah f13, f13
-    flh f14, 4(a0)
+    lhu a7, 4(a0)
+    fmv.ah.x f14, a7
     fcvt.s.ah f14, f14
-    flh f15, 6(a0)
+    lhu a7, 6(a0)
+    fmv.ah.x f15, a7
     fcvt.s.ah f15, f15
 mmb_6x4_4x4_t1_ptrs:
     mv a0, a2
@@ -1265,40 +1365,56 @@ mmb_6x4_4x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_4x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     fcvt.ah.s f6, f6
-    fsh f6, 4(a0)
+    fmv.x.ah t5, f6
+    sh t5, 4(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 6(a0)
+    fmv.x.ah t5, f7
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f8, f8
-    fsh f8, 0(a0)
+    fmv.x.ah t5, f8
+    sh t5, 0(a0)
     fcvt.ah.s f9, f9
-    fsh f9, 2(a0)
+    fmv.x.ah t5, f9
+    sh t5, 2(a0)
     fcvt.ah.s f10, f10
-    fsh f10, 4(a0)
+    fmv.x.ah t5, f10
+    sh t5, 4(a0)
     fcvt.ah.s f11, f11
-    fsh f11, 6(a0)
+    fmv.x.ah t5, f11
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f12, f12
-    fsh f12, 0(a0)
+    fmv.x.ah t5, f12
+    sh t5, 0(a0)
     fcvt.ah.s f13, f13
-    fsh f13, 2(a0)
+    fmv.x.ah t5, f13
+    sh t5, 2(a0)
     fcvt.ah.s f14, f14
-    fsh f14, 4(a0)
+    fmv.x.ah t5, f14
+    sh t5, 4(a0)
     fcvt.ah.s f15, f15
-    fsh f15, 6(a0)
+    fmv.x.ah t5, f15
+    sh t5, 6(a0)
 mmb_6x4_4x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -1323,24 +1439,32 @@ mmb_6x4_4x2_t1:
     fmv.w.x f7, zero
     j mmb_6x4_4x2_t1_ptrs
 mmb_6x4_4x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f0, a7
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f1, a7
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f2, a7
     fcvt.s.ah f2, f2
-    flh f3, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f3, a7
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f4, a7
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f5, a7
     fcvt.s.ah f5, f5
     add a0, a0, s2
-    flh f6, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f6, a7
     fcvt.s.ah f6, f6
-    flh f7, 2(a0)
+    lhu a7, 2(a0)
+    fmv.ah.x f7, a7
     fcvt.s.ah f7, f7
 mmb_6x4_4x2_t1_ptrs:
     mv a0, a2
@@ -1400,24 +1524,32 @@ mmb_6x4_4x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_4x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 2(a0)
+    fmv.x.ah t5, f3
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f6, f6
-    fsh f6, 0(a0)
+    fmv.x.ah t5, f6
+    sh t5, 0(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 2(a0)
+    fmv.x.ah t5, f7
+    sh t5, 2(a0)
 mmb_6x4_4x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -1438,16 +1570,20 @@ mmb_6x4_4x1_t1:
     fmv.w.x f3, zero
     j mmb_6x4_4x1_t1_ptrs
 mmb_6x4_4x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f0, a7
     fcvt.s.ah f0, f0
     add a0, a0, s2
-    flh f1, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f1, a7
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f2, a7
     fcvt.s.ah f2, f2
     add a0, a0, s2
-    flh f3, 0(a0)
+    lhu a7, 0(a0)
+    fmv.ah.x f3, a7
     fcvt.s.ah f3, f3
 mmb_6x4_4x1_t1_ptrs:
     mv a0, a2
@@ -1494,16 +1630,20 @@ mmb_6x4_4x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_4x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f1, f1
-    fsh f1, 0(a0)
+    fmv.x.ah t5, f1
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f3, f3
-    fsh f3, 0(a0)
+    fmv.x.ah t5, f3
+    sh t5, 0(a0)
 mmb_6x4_4x1_t1_blk_end:
     addi a4, a4, 2
     ret
@@ -1528,22 +1668,30 @@ mmb_6x4_2x4_t1:
     fmv.w.x f7, zero
     j mmb_6x4_2x4_t1_ptrs
 mmb_6x4_2x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu a5, 4(a0)
+    fmv.ah.x f2, a5
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu a5, 6(a0)
+    fmv.ah.x f3, a5
     fcvt.s.ah f3, f3
     add a0, a0, s2
-    flh f4, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f4, a5
     fcvt.s.ah f4, f4
-    flh f5, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f5, a5
     fcvt.s.ah f5, f5
-    flh f6, 4(a0)
+    lhu a5, 4(a0)
+    fmv.ah.x f6, a5
     fcvt.s.ah f6, f6
-    flh f7, 6(a0)
+    lhu a5, 6(a0)
+    fmv.ah.x f7, a5
     fcvt.s.ah f7, f7
 mmb_6x4_2x4_t1_ptrs:
     mv a0, a2
@@ -1603,22 +1751,30 @@ mmb_6x4_2x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_2x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
     add a0, a0, s2
     fcvt.ah.s f4, f4
-    fsh f4, 0(a0)
+    fmv.x.ah t5, f4
+    sh t5, 0(a0)
     fcvt.ah.s f5, f5
-    fsh f5, 2(a0)
+    fmv.x.ah t5, f5
+    sh t5, 2(a0)
     fcvt.ah.s f6, f6
-    fsh f6, 4(a0)
+    fmv.x.ah t5, f6
+    sh t5, 4(a0)
     fcvt.ah.s f7, f7
-    fsh f7, 6(a0)
+    fmv.x.ah t5, f7
+    sh t5, 6(a0)
 mmb_6x4_2x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -1639,14 +1795,18 @@ mmb_6x4_2x2_t1:
     fmv.w.x f3, zero
     j mmb_6x4_2x2_t1_ptrs
 mmb_6x4_2x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
     add a0, a0, s2
-    flh f2, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f2, a5
     fcvt.s.ah f2, f2
-    flh f3, 2(a0)
+    lhu a5, 2(a0)
+    fmv.ah.x f3, a5
     fcvt.s.ah f3, f3
 mmb_6x4_2x2_t1_ptrs:
     mv a0, a2
@@ -1688,14 +1848,18 @@ mmb_6x4_2x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_2x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     add a0, a0, s2
     fcvt.ah.s f2, f2
-    fsh f2, 0(a0)
+    fmv.x.ah t5, f2
+    sh t5, 0(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 2(a0)
+    fmv.x.ah t5, f3
+    sh t5, 2(a0)
 mmb_6x4_2x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -1714,10 +1878,12 @@ mmb_6x4_2x1_t1:
     fmv.w.x f1, zero
     j mmb_6x4_2x1_t1_ptrs
 mmb_6x4_2x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f0, a5
     fcvt.s.ah f0, f0
     add a0, a0, s2
-    flh f1, 0(a0)
+    lhu a5, 0(a0)
+    fmv.ah.x f1, a5
     fcvt.s.ah f1, f1
 mmb_6x4_2x1_t1_ptrs:
     mv a0, a2
@@ -1750,10 +1916,12 @@ mmb_6x4_2x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_2x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     add a0, a0, s2
     fcvt.ah.s f1, f1
-    fsh f1, 0(a0)
+    fmv.x.ah t5, f1
+    sh t5, 0(a0)
 mmb_6x4_2x1_t1_blk_end:
     addi a4, a4, 2
     ret
@@ -1774,13 +1942,17 @@ mmb_6x4_1x4_t1:
     fmv.w.x f3, zero
     j mmb_6x4_1x4_t1_ptrs
 mmb_6x4_1x4_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a1, 2(a0)
+    fmv.ah.x f1, a1
     fcvt.s.ah f1, f1
-    flh f2, 4(a0)
+    lhu a1, 4(a0)
+    fmv.ah.x f2, a1
     fcvt.s.ah f2, f2
-    flh f3, 6(a0)
+    lhu a1, 6(a0)
+    fmv.ah.x f3, a1
     fcvt.s.ah f3, f3
 mmb_6x4_1x4_t1_ptrs:
     mv a0, a2
@@ -1827,13 +1999,17 @@ mmb_6x4_1x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_1x4_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
     fcvt.ah.s f2, f2
-    fsh f2, 4(a0)
+    fmv.x.ah t5, f2
+    sh t5, 4(a0)
     fcvt.ah.s f3, f3
-    fsh f3, 6(a0)
+    fmv.x.ah t5, f3
+    sh t5, 6(a0)
 mmb_6x4_1x4_t1_blk_end:
     addi a4, a4, 8
     ret
@@ -1852,9 +2028,11 @@ mmb_6x4_1x2_t1:
     fmv.w.x f1, zero
     j mmb_6x4_1x2_t1_ptrs
 mmb_6x4_1x2_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
-    flh f1, 2(a0)
+    lhu a1, 2(a0)
+    fmv.ah.x f1, a1
     fcvt.s.ah f1, f1
 mmb_6x4_1x2_t1_ptrs:
     mv a0, a2
@@ -1887,9 +2065,11 @@ mmb_6x4_1x2_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_1x2_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
     fcvt.ah.s f1, f1
-    fsh f1, 2(a0)
+    fmv.x.ah t5, f1
+    sh t5, 2(a0)
 mmb_6x4_1x2_t1_blk_end:
     addi a4, a4, 4
     ret
@@ -1907,7 +2087,8 @@ mmb_6x4_1x1_t1:
     fmv.w.x f0, zero
     j mmb_6x4_1x1_t1_ptrs
 mmb_6x4_1x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
 mmb_6x4_1x1_t1_ptrs:
     mv a0, a2
@@ -1933,7 +2114,8 @@ mmb_6x4_1x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_6x4_1x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
 mmb_6x4_1x1_t1_blk_end:
     addi a4, a4, 2
     ret

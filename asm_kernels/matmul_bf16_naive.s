@@ -212,7 +212,8 @@ mmb_naive_1x1_t1:
     fmv.w.x f0, zero
     j mmb_naive_1x1_t1_ptrs
 mmb_naive_1x1_t1_ldc:               # accumulate: from C
-    flh f0, 0(a0)
+    lhu a1, 0(a0)
+    fmv.ah.x f0, a1
     fcvt.s.ah f0, f0
 mmb_naive_1x1_t1_ptrs:
     mv a0, a2
@@ -238,7 +239,8 @@ mmb_naive_1x1_t1_tail:                # K odd: the last k, upper lanes zero
 mmb_naive_1x1_t1_store:
     mv a0, a4
     fcvt.ah.s f0, f0
-    fsh f0, 0(a0)
+    fmv.x.ah t5, f0
+    sh t5, 0(a0)
 mmb_naive_1x1_t1_blk_end:
     addi a4, a4, 2
     ret

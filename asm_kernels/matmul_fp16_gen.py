@@ -54,20 +54,17 @@ class HStrip(Strip):
 
     MAC: ClassVar[str] = "vfdotpex.s.h {c}, {a}, {b}"
     FMT: ClassVar[str] = "h"               # the 16-bit format's suffix: h binary16, ah bfloat16
-    HALF_LOAD: ClassVar[str] = "flh"       # one 16-bit value into an FP value register
-    HALF_STORE: ClassVar[str] = "fsh"
     ACCUMULATES_IN: ClassVar[str] = "binary32"
 
     def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
         """The accumulator of one output from C (``off`` bytes from ``ptr``), when
         accumulating: the 16-bit value widened (exact) to binary32."""
-        return [f"    {self.HALF_LOAD} {acc}, {off}({ptr})",
-                f"    fcvt.s.{self.FMT} {acc}, {acc}"]
+        return [f"    flh {acc}, {off}({ptr})", f"    fcvt.s.h {acc}, {acc}"]
 
     def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
                 ) -> list[str]:
         """One output to C: the binary32 sum rounded once to the 16-bit format."""
-        return [f"    fcvt.{self.FMT}.s {acc}, {acc}", f"    {self.HALF_STORE} {acc}, {off}({ptr})"]
+        return [f"    fcvt.h.s {acc}, {acc}", f"    fsh {acc}, {off}({ptr})"]
 
     def zero(self, acc: str) -> str:
         """An accumulator set to +0."""
@@ -168,16 +165,33 @@ class BStrip(HStrip):
     MAC: ClassVar[str] = "vfdotpex.s.ah {c}, {a}, {b}"
     FMT: ClassVar[str] = "ah"
 
+    # flh / fsh belong to Xf16: a core with bfloat16 only moves the 16 bits through an x
+    # register (fmv.ah.x / fmv.x.ah, Xf16alt)
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        return [f"    lhu {tmp}, {off}({ptr})", f"    fmv.ah.x {acc}, {tmp}",
+                f"    fcvt.s.ah {acc}, {acc}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        return [f"    fcvt.ah.s {acc}, {acc}", f"    fmv.x.ah {tmps[0]}, {acc}",
+                f"    sh {tmps[0]}, {off}({ptr})"]
+
 
 class _OneRegisterFile:
     """What differs on a core with a single register file (zfinx): 16-bit values are loaded
     and stored from the x registers directly (``lh`` / ``sh``; the conversions read the low
     half and ignore the upper bits), +0 is ``mv``, a lone last value needs no move; the
-    routine may not take s0 (the K of each block's count is read per block)."""
+    routine may not take s0 (the K of each block's count is read per block).  It comes first
+    in the bases, so that its methods win over the f-register strips'."""
 
-    HALF_LOAD: ClassVar[str] = "lh"
-    HALF_STORE: ClassVar[str] = "sh"
     SAVED: ClassVar[tuple[str, ...]] = tuple(r for r in X_SAVED if r != "s0")
+
+    def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
+        return [f"    lh {acc}, {off}({ptr})", f"    fcvt.s.{self.FMT} {acc}, {acc}"]
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        return [f"    fcvt.{self.FMT}.s {acc}, {acc}", f"    sh {acc}, {off}({ptr})"]
 
     def zero(self, acc: str) -> str:
         return f"    mv {acc}, zero"

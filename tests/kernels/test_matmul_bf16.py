@@ -15,10 +15,13 @@ accumulation, its own summation order).
 Layout and shapes as for binary16: A N x K2, B M x K2 (K2 = K rounded up to even, NaN in the
 pad column), a sentinel half after C when N*M is odd; the 9 shapes of a Latin square of N, M, K
 in 1..9 and two larger ones, accumulate in turn, on 8 cores and on one of 1, 2, 3, 5 cores, each
-kernel under its own register-file model (mmb_: f registers, mmbx_: zfinx).
+kernel under its own register-file model (mmb_: f registers, mmbx_: zfinx); ``--runslow``: the
+full cube 1..9 on every kernel.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -110,6 +113,14 @@ def test_matches_golden(name):
     pair = (CORES[i % 4], 8)
     for j, shape in enumerate(LATIN + LARGER):
         run_case(name, *shape, acc=(i + j) % 2, cores=pair[j % 2], seed=j)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", KERNELS)
+def test_matches_golden_exhaustive(name):
+    """Every N, M, K in 1..9, accumulate and core count in turn; opt in with --runslow."""
+    for j, shape in enumerate(itertools.product(range(1, 10), repeat=3)):
+        run_case(name, *shape, acc=(j // 2) % 2, cores=CORES[j % 5], seed=j)
 
 
 def test_exact_model_rounds_the_binary32_sum_once():

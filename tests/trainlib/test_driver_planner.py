@@ -35,20 +35,18 @@ def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
 @pytest.mark.parametrize("precision", ["fp32", "fp16", "bf16"])
 def test_every_kernel_file_in_one_program(precision):
     """No linker: the kernel files are one source, their .L labels renamed per file, and the
-    macro files several of them include are read once (guarded).  Per precision, every file a
-    step program of that precision may contain (the f-register kernels the driver assembles
-    for: a 16-bit step calls its format's kernels, the shared 16-bit ones and conversions)."""
+    macro files several of them include are read once (guarded).  One program per register-file
+    model (catalogue isa) and precision: every file a step program of that precision may contain
+    (a 16-bit step calls its format's kernels, the shared 16-bit ones and conversions)."""
     def fits(k) -> bool:
-        if k.regfile != "f":
-            return False
         if precision == "fp32":
             return not k.family.endswith(("_fp16", "_bf16", "_16")) and k.family != "convert"
         return k.family.endswith((f"_{precision}", "_16")) or k.family == "convert"
-    kernels = [k for k in catalogue().values() if fits(k)]
-    files = tuple(sorted({k.file for k in kernels}))
-    program = _assemble("    .text\n", files, "xpulpv2")
-    for k in kernels:
-        assert program.symbols[k.entry].binding == "global"
+    for regfile, isa in (("f", "xpulpv2"), ("x", "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec")):
+        kernels = [k for k in catalogue().values() if k.regfile == regfile and fits(k)]
+        program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
+        for k in kernels:
+            assert program.symbols[k.entry].binding == "global"
 
 
 def test_two_d_dma_moves_a_column_block_and_back():
