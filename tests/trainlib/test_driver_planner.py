@@ -36,17 +36,25 @@ def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
 def test_every_kernel_file_in_one_program(precision):
     """No linker: the kernel files are one source, their .L labels renamed per file, and the
     macro files several of them include are read once (guarded).  One program per register-file
-    model (catalogue isa) and precision: every file a step program of that precision may contain
-    (a 16-bit step calls its format's kernels, the shared 16-bit ones and conversions)."""
-    def fits(k) -> bool:
-        if precision == "fp32":
-            return not k.family.endswith(("_fp16", "_bf16", "_16")) and k.family != "convert"
-        return k.family.endswith((f"_{precision}", "_16")) or k.family == "convert"
+    model (catalogue isa) for the fp32 kernels (the deployed whole-step program holds them
+    all); a 16-bit step program holds one file of its format with the shared 16-bit files and
+    the conversions, each such combination assembled."""
+    def shared(k) -> bool:
+        return k.family.endswith("_16") or k.family == "convert"
     for regfile, isa in (("f", "xpulpv2"), ("x", "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec")):
-        kernels = [k for k in catalogue().values() if k.regfile == regfile and fits(k)]
-        program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
-        for k in kernels:
-            assert program.symbols[k.entry].binding == "global"
+        cat = [k for k in catalogue().values() if k.regfile == regfile]
+        if precision == "fp32":
+            groups = [[k for k in cat if not k.family.endswith(("_fp16", "_bf16"))
+                       and not shared(k)]]
+        else:
+            common = [k for k in cat if shared(k)]
+            own = [k for k in cat if k.family.endswith(f"_{precision}")]
+            groups = [[k for k in own if k.file == f] + common
+                      for f in sorted({k.file for k in own})]
+        for kernels in groups:
+            program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
+            for k in kernels:
+                assert program.symbols[k.entry].binding == "global"
 
 
 def test_two_d_dma_moves_a_column_block_and_back():
