@@ -290,7 +290,8 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
     """One program: the driver, then each kernel file with its ``.L`` labels made unique.
 
     There is no linker: the files are assembled as one source, so the file-local ``.L`` labels
-    two kernel files may share get a per-file prefix (``.Lk<i>_``).  The macro files they
+    two kernel files may share get a per-file prefix (``.Lk<i>_``), and the macros a kernel
+    file defines itself a per-file suffix (``_local_macros``).  The macro files they
     ``.include`` (asm_kernels/*.inc) are not renamed: each is guarded to be read once per
     program, its macros number their labels per expansion (``\\@``) and take the labels of a
     kernel file as arguments.
@@ -299,9 +300,31 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
                     family=family, include_dirs=[kernel_dir()])
 
 
+MACRO_DEF = re.compile(r"^\s*\.macro\s+([A-Za-z_][\w$]*)", re.M)
+
+
+def _local_macros(text: str, i: int) -> str:
+    """The macros a kernel file defines itself, renamed for the file (``name_k<i>``): two
+    files may define a macro of the same name (a 16-bit file and its fp32 original), and a
+    macro is defined once per program.  Every whole-word use in the file's code (not in its
+    comments, not a macro parameter ``\\name``, not a label ``name:``) is renamed: a macro is
+    called by name, or passed by name to another macro (``pre=name``)."""
+    names = list(dict.fromkeys(MACRO_DEF.findall(text)))
+    if not names:
+        return text
+    word = re.compile(rf"(?<![\\\w.$])({'|'.join(map(re.escape, names))})\b(?![ \t]*:)")
+    lines = []
+    for line in text.split("\n"):
+        code, hash_, comment = line.partition("#")
+        lines.append(word.sub(rf"\g<1>_k{i}", code) + hash_ + comment)
+    return "\n".join(lines)
+
+
 def program_source(driver: str, files: Sequence[str]) -> str:
-    """The one source of a program: the driver text, then the kernel files, renamed."""
-    return "\n".join([driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
+    """The one source of a program: the driver text, then the kernel files, their ``.L``
+    labels and their own macros renamed per file."""
+    return "\n".join([driver] + [_local_macros(LOCAL_LABEL.sub(rf".Lk{i}_\1",
+                                                                kernel_source(f)), i)
                                  for i, f in enumerate(files)])
 
 

@@ -32,29 +32,16 @@ def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
                              accumulate=acc), "mm")
 
 
-@pytest.mark.parametrize("precision", ["fp32", "fp16", "bf16"])
-def test_every_kernel_file_in_one_program(precision):
-    """No linker: the kernel files are one source, their .L labels renamed per file, and the
-    macro files several of them include are read once (guarded).  One program per register-file
-    model (catalogue isa) for the fp32 kernels (the deployed whole-step program holds them
-    all); a 16-bit step program holds one file of its format with the shared 16-bit files and
-    the conversions, each such combination assembled."""
-    def shared(k) -> bool:
-        return k.family.endswith("_16") or k.family == "convert"
+def test_every_kernel_file_in_one_program():
+    """No linker: the kernel files are one source, their .L labels and their own macros renamed
+    per file (a 16-bit file defines the macros of its fp32 original again), and the macro files
+    several of them include are read once (guarded).  One program per register-file model
+    (catalogue isa): the f-register kernels and the single-register-file ones."""
     for regfile, isa in (("f", "xpulpv2"), ("x", "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec")):
-        cat = [k for k in catalogue().values() if k.regfile == regfile]
-        if precision == "fp32":
-            groups = [[k for k in cat if not k.family.endswith(("_fp16", "_bf16"))
-                       and not shared(k)]]
-        else:
-            common = [k for k in cat if shared(k)]
-            own = [k for k in cat if k.family.endswith(f"_{precision}")]
-            groups = [[k for k in own if k.file == f] + common
-                      for f in sorted({k.file for k in own})]
-        for kernels in groups:
-            program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
-            for k in kernels:
-                assert program.symbols[k.entry].binding == "global"
+        kernels = [k for k in catalogue().values() if k.regfile == regfile]
+        program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)
+        for k in kernels:
+            assert program.symbols[k.entry].binding == "global"
 
 
 def test_two_d_dma_moves_a_column_block_and_back():
