@@ -331,11 +331,12 @@ def input_grad(layer, x: np.ndarray, dy: np.ndarray, params: dict[str, np.ndarra
 # ---- losses and the update --------------------------------------------------------------------
 def mse_loss(y: np.ndarray, target: np.ndarray, precision: str = "fp32",
              acc: str | None = None) -> tuple[float, np.ndarray]:
-    """mean((y - t)^2) and its gradient 2/n (y - t)."""
+    """mean((y - t)^2) and its gradient 2/n (y - t).  The loss value stays in the
+    accumulation format (a binary32 word for the kernels summing in binary32)."""
     ar = arith(precision, acc)
     d = ar.add(ar.rs(y).reshape(-1), -ar.rs(target).reshape(-1))
     n = d.size
-    loss = ar.rs(ar.r(ar.sum_last(ar.mul(d, d)) / n))
+    loss = ar.r(ar.sum_last(ar.mul(d, d)) / n)       # kept in the accumulation format
     return float(np.float32(loss)), ar.out(ar.mul(ar.rs(2.0 / n), d)).reshape(np.shape(y))
 
 
@@ -347,7 +348,7 @@ def cross_entropy_loss(z: np.ndarray, target: np.ndarray, precision: str = "fp32
     t = ar.rs(target).reshape(-1)
     m = z64.max()
     lse = m + np.log(np.exp(z64 - m).sum())
-    loss = ar.rs(-(t * (z64 - lse)).sum())
+    loss = ar.r(-(t * (z64 - lse)).sum())
     soft = np.exp(z64 - lse)
     return float(np.float32(loss)), ar.out(soft * t.sum() - t).reshape(np.shape(z))
 
