@@ -8,15 +8,17 @@
 #
 # for every channel k < N and column j < M, A, B, C IEEE binary16.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.h, one k pair per instruction (both products exact, fma(a1, b1,
-# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair with zero upper
-# lanes, then rounded once to IEEE binary16 (the matmul_fp16 family's order).
+# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
+# holds a zero weight, then rounded once to IEEE binary16 (the matmul_fp16 family's order).
 # Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
-# columns in groups of four (hardware loop 1), each k pair's A word loaded once for the four
-# columns' B words (hardware loop 0: 14 instructions for 8 MACs, no load-use stall), then the
-# M % 4 columns one by one.  The flipped weights are read from the channel's end a word at a
-# time (post-decrement) with the lanes swapped by p.ror.  Rows of A and of B start wherever
-# k*ker and j*K put them: with ker or K odd, half of them start mid-word and their word loads
-# straddle two words (correct, one cycle more each).
+# columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
+# (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
+# flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
+# B word that ends with the row's last element: no extra loads), then the M % 4 columns one by
+# one.  The flipped weights are read from the channel's end a word at a time (post-decrement)
+# with the lanes swapped by p.ror.  Rows of A and of B start wherever k*ker and j*K put them:
+# with ker or K odd, half of them start mid-word and their word loads straddle two words
+# (correct, one cycle more each).
 #
 # a0 -> struct mm_dw {A, B, C, N, M, K, ker_size}; a1 = number of cores.
     .include "common.inc"
@@ -26,7 +28,7 @@
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
-# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 2, a7 = ker % 2, a6 = 2 ker,
+# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 4, a7 = ker % 4, a6 = 2 ker,
 # t3 = &B[t0*ker], t4 = &C[t0*M], t6 = 8K (B stride of four columns).
 .Ldw_setup:
     core_id t0
@@ -50,16 +52,16 @@
     beqz a7, 1f
     add a2, a2, a6
     addi a2, a2, -4
-1:  andi a7, a5, 1
-    srli a5, a5, 1
+1:  andi a7, a5, 3
+    srli a5, a5, 2
     srli t2, a3, 2
     andi a3, a3, 3
     slli t6, a4, 2
     jr t5
 
 mm_dw_fp16:
-    addi sp, sp, -20
-    words sw, sp, s0, s1, s2, s3, s4
+    addi sp, sp, -24
+    words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 0
     jal t5, .Ldw_setup
     bgeu t0, t1, .Lmm_dw_fp16_done
@@ -76,9 +78,36 @@ mm_dw_fp16:
     add s0, a1, a4
     add s1, s0, a4
     add s2, s1, a4
-    beqz a5, .Lmm_dw_fp16_4_odd
+    beqz a5, .Lmm_dw_fp16_4_pair
     lp.setup x0, a5, .Lmm_dw_fp16_4_k
-    flw ft8, 0(a0)               # A[2t], A[2t+1]
+    flw ft8, 0(a0)
+    flw ft9, 4(a0)
+    addi a0, a0, 8
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    flw fa0, 4(a1)
+    flw fa1, 4(s0)
+    flw fa2, 4(s1)
+    flw fa3, 4(s2)
+    addi a1, a1, 8
+    addi s0, s0, 8
+    addi s1, s1, 8
+    addi s2, s2, 8
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+    vfdotpex.s.h ft0, ft9, fa0
+    vfdotpex.s.h ft1, ft9, fa1
+    vfdotpex.s.h ft2, ft9, fa2
+.Lmm_dw_fp16_4_k:
+    vfdotpex.s.h ft3, ft9, fa3
+.Lmm_dw_fp16_4_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_fp16_4_odd
+    flw ft8, 0(a0)
     addi a0, a0, 4
     flw ft4, 0(a1)
     flw ft5, 0(s0)
@@ -91,12 +120,15 @@ mm_dw_fp16:
     vfdotpex.s.h ft0, ft8, ft4
     vfdotpex.s.h ft1, ft8, ft5
     vfdotpex.s.h ft2, ft8, ft6
-.Lmm_dw_fp16_4_k:
     vfdotpex.s.h ft3, ft8, ft7
 .Lmm_dw_fp16_4_odd:
-    beqz a7, .Lmm_dw_fp16_4_store
-    lhu s3, 0(a0)         # odd ker: the last k, upper lanes 0
-    fmv.w.x ft8, s3
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_fp16_4_store
+    lhu s3, 0(a0)
+    bnez a5, .Lmm_dw_fp16_4_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_fp16_4_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
     lhu s3, 0(a1)
     fmv.w.x ft4, s3
     vfdotpex.s.h ft0, ft8, ft4
@@ -108,6 +140,18 @@ mm_dw_fp16:
     vfdotpex.s.h ft2, ft8, ft6
     lhu s3, 0(s2)
     fmv.w.x ft7, s3
+    vfdotpex.s.h ft3, ft8, ft7
+    j .Lmm_dw_fp16_4_store
+.Lmm_dw_fp16_4_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    flw ft5, -2(s0)
+    flw ft6, -2(s1)
+    flw ft7, -2(s2)
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
     vfdotpex.s.h ft3, ft8, ft7
 .Lmm_dw_fp16_4_store:
     fcvt.h.s ft0, ft0
@@ -127,20 +171,41 @@ mm_dw_fp16:
     fmv.w.x ft0, zero
     mv a0, a2
     mv a1, t5
-    beqz a5, .Lmm_dw_fp16_1_odd
+    beqz a5, .Lmm_dw_fp16_1_pair
     lp.setup x0, a5, .Lmm_dw_fp16_1_k
-    flw ft8, 0(a0)               # A[2t], A[2t+1]
+    flw ft8, 0(a0)
+    flw ft9, 4(a0)
+    addi a0, a0, 8
+    flw ft4, 0(a1)
+    flw fa0, 4(a1)
+    addi a1, a1, 8
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_fp16_1_k:
+    vfdotpex.s.h ft0, ft9, fa0
+.Lmm_dw_fp16_1_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_fp16_1_odd
+    flw ft8, 0(a0)
     addi a0, a0, 4
     flw ft4, 0(a1)
     addi a1, a1, 4
-.Lmm_dw_fp16_1_k:
     vfdotpex.s.h ft0, ft8, ft4
 .Lmm_dw_fp16_1_odd:
-    beqz a7, .Lmm_dw_fp16_1_store
-    lhu s3, 0(a0)         # odd ker: the last k, upper lanes 0
-    fmv.w.x ft8, s3
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_fp16_1_store
+    lhu s3, 0(a0)
+    bnez a5, .Lmm_dw_fp16_1_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_fp16_1_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
     lhu s3, 0(a1)
     fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    j .Lmm_dw_fp16_1_store
+.Lmm_dw_fp16_1_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
     vfdotpex.s.h ft0, ft8, ft4
 .Lmm_dw_fp16_1_store:
     fcvt.h.s ft0, ft0
@@ -154,13 +219,13 @@ mm_dw_fp16:
     addi t0, t0, 1
     bltu t0, t1, .Lmm_dw_fp16_channel
 .Lmm_dw_fp16_done:
-    words lw, sp, s0, s1, s2, s3, s4
-    addi sp, sp, 20
+    words lw, sp, s0, s1, s2, s3, s4, s5
+    addi sp, sp, 24
     ret
 
 mm_dw_in_grad_fp16:
-    addi sp, sp, -20
-    words sw, sp, s0, s1, s2, s3, s4
+    addi sp, sp, -24
+    words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 1
     jal t5, .Ldw_setup
     bgeu t0, t1, .Lmm_dw_in_grad_fp16_done
@@ -178,14 +243,44 @@ mm_dw_in_grad_fp16:
     add s0, a1, a4
     add s1, s0, a4
     add s2, s1, a4
-    beqz a5, .Lmm_dw_in_grad_fp16_4_odd
+    beqz a5, .Lmm_dw_in_grad_fp16_4_pair
     lp.setup x0, a5, .Lmm_dw_in_grad_fp16_4_k
-    p.lw s3, -4(a0!)            # A[e-2t-1], A[e-2t]
+    p.lw s3, -4(a0!)
+    p.lw s5, -4(a0!)
     flw ft4, 0(a1)
     flw ft5, 0(s0)
     flw ft6, 0(s1)
     flw ft7, 0(s2)
-    p.ror s3, s3, s4             # lanes swapped: A[e-2t], A[e-2t-1]
+    flw fa0, 4(a1)
+    flw fa1, 4(s0)
+    flw fa2, 4(s1)
+    flw fa3, 4(s2)
+    p.ror s3, s3, s4
+    p.ror s5, s5, s4
+    fmv.w.x ft8, s3
+    fmv.w.x ft9, s5
+    addi a1, a1, 8
+    addi s0, s0, 8
+    addi s1, s1, 8
+    addi s2, s2, 8
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+    vfdotpex.s.h ft0, ft9, fa0
+    vfdotpex.s.h ft1, ft9, fa1
+    vfdotpex.s.h ft2, ft9, fa2
+.Lmm_dw_in_grad_fp16_4_k:
+    vfdotpex.s.h ft3, ft9, fa3
+.Lmm_dw_in_grad_fp16_4_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_in_grad_fp16_4_odd
+    p.lw s3, -4(a0!)
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    p.ror s3, s3, s4
     fmv.w.x ft8, s3
     addi a1, a1, 4
     addi s0, s0, 4
@@ -194,12 +289,15 @@ mm_dw_in_grad_fp16:
     vfdotpex.s.h ft0, ft8, ft4
     vfdotpex.s.h ft1, ft8, ft5
     vfdotpex.s.h ft2, ft8, ft6
-.Lmm_dw_in_grad_fp16_4_k:
     vfdotpex.s.h ft3, ft8, ft7
 .Lmm_dw_in_grad_fp16_4_odd:
-    beqz a7, .Lmm_dw_in_grad_fp16_4_store
-    lhu s3, 2(a0)         # odd ker: the last k, upper lanes 0
-    fmv.w.x ft8, s3
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_in_grad_fp16_4_store
+    lhu s3, 2(a0)
+    bnez a5, .Lmm_dw_in_grad_fp16_4_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_in_grad_fp16_4_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
     lhu s3, 0(a1)
     fmv.w.x ft4, s3
     vfdotpex.s.h ft0, ft8, ft4
@@ -211,6 +309,18 @@ mm_dw_in_grad_fp16:
     vfdotpex.s.h ft2, ft8, ft6
     lhu s3, 0(s2)
     fmv.w.x ft7, s3
+    vfdotpex.s.h ft3, ft8, ft7
+    j .Lmm_dw_in_grad_fp16_4_store
+.Lmm_dw_in_grad_fp16_4_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    flw ft5, -2(s0)
+    flw ft6, -2(s1)
+    flw ft7, -2(s2)
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
     vfdotpex.s.h ft3, ft8, ft7
 .Lmm_dw_in_grad_fp16_4_store:
     fcvt.h.s ft0, ft0
@@ -230,21 +340,45 @@ mm_dw_in_grad_fp16:
     fmv.w.x ft0, zero
     mv a0, a2
     mv a1, t5
-    beqz a5, .Lmm_dw_in_grad_fp16_1_odd
+    beqz a5, .Lmm_dw_in_grad_fp16_1_pair
     lp.setup x0, a5, .Lmm_dw_in_grad_fp16_1_k
-    p.lw s3, -4(a0!)            # A[e-2t-1], A[e-2t]
+    p.lw s3, -4(a0!)
+    p.lw s5, -4(a0!)
     flw ft4, 0(a1)
-    p.ror s3, s3, s4             # lanes swapped: A[e-2t], A[e-2t-1]
+    flw fa0, 4(a1)
+    p.ror s3, s3, s4
+    p.ror s5, s5, s4
+    fmv.w.x ft8, s3
+    fmv.w.x ft9, s5
+    addi a1, a1, 8
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_in_grad_fp16_1_k:
+    vfdotpex.s.h ft0, ft9, fa0
+.Lmm_dw_in_grad_fp16_1_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_in_grad_fp16_1_odd
+    p.lw s3, -4(a0!)
+    flw ft4, 0(a1)
+    p.ror s3, s3, s4
     fmv.w.x ft8, s3
     addi a1, a1, 4
-.Lmm_dw_in_grad_fp16_1_k:
     vfdotpex.s.h ft0, ft8, ft4
 .Lmm_dw_in_grad_fp16_1_odd:
-    beqz a7, .Lmm_dw_in_grad_fp16_1_store
-    lhu s3, 2(a0)         # odd ker: the last k, upper lanes 0
-    fmv.w.x ft8, s3
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_in_grad_fp16_1_store
+    lhu s3, 2(a0)
+    bnez a5, .Lmm_dw_in_grad_fp16_1_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_in_grad_fp16_1_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
     lhu s3, 0(a1)
     fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    j .Lmm_dw_in_grad_fp16_1_store
+.Lmm_dw_in_grad_fp16_1_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
     vfdotpex.s.h ft0, ft8, ft4
 .Lmm_dw_in_grad_fp16_1_store:
     fcvt.h.s ft0, ft0
@@ -258,6 +392,6 @@ mm_dw_in_grad_fp16:
     addi t0, t0, 1
     bltu t0, t1, .Lmm_dw_in_grad_fp16_channel
 .Lmm_dw_in_grad_fp16_done:
-    words lw, sp, s0, s1, s2, s3, s4
-    addi sp, sp, 20
+    words lw, sp, s0, s1, s2, s3, s4, s5
+    addi sp, sp, 24
     ret

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -48,15 +48,16 @@ class Fmt:
     f: str              # instruction suffix: h | ah
     what: str           # its name in comments
     one: int            # bits of 1.0
+    ninf: int           # bits of -inf
 
     @property
     def subs(self) -> dict[str, str]:
         return {"p": self.prec, "f": self.f, "what": self.what,
-                "one2": hex(self.one * 0x10001)}
+                "one2": hex(self.one * 0x10001), "ninf": hex(0xFFFF0000 | self.ninf)}
 
 
-FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00)
-BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80)
+FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00)
+BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80)
 FORMATS = (FP16, BF16)
 
 
@@ -896,34 +897,57 @@ ce_grad_{p}:
 DW_PTRS = ("a1", "s0", "s1", "s2")            # B pointers of the columns of a block
 
 
+def dw_pairs(ptrs: tuple[str, ...], flipped: bool, f: str, pairs: int) -> list[str]:
+    """``pairs`` (1 or 2) k pairs of every column of a block: the A words (flipped: read
+    backwards, lanes swapped by p.ror), the B words, the pointer bumps, then the vfdotpex.s."""
+    ints, aregs = ("s3", "s5"), ("ft8", "ft9")
+    bregs = (("ft4", "ft5", "ft6", "ft7"), ("fa0", "fa1", "fa2", "fa3"))
+    out = []
+    for q in range(pairs):
+        out += ([f"    p.lw {ints[q]}, -4(a0!)"] if flipped else
+                [f"    flw {aregs[q]}, {4 * q}(a0)"])
+    if not flipped:
+        out += [f"    addi a0, a0, {4 * pairs}"]
+    out += [f"    flw {bregs[q][i]}, {4 * q}({p})" for q in range(pairs)
+            for i, p in enumerate(ptrs)]
+    if flipped:
+        out += [f"    p.ror {ints[q]}, {ints[q]}, s4" for q in range(pairs)]
+        out += [f"    fmv.w.x {aregs[q]}, {ints[q]}" for q in range(pairs)]
+    out += [f"    addi {p}, {p}, {4 * pairs}" for p in ptrs]
+    out += [f"    vfdotpex.s.{f} ft{i}, {aregs[q]}, {bregs[q][i]}" for q in range(pairs)
+            for i in range(len(ptrs))]
+    return out
+
+
 def dw_block(tag: str, v: int, flipped: bool, f: str) -> list[str]:
-    """One block of ``v`` columns of one channel: binary32 sums ft0.. by vfdotpex.s, one k pair
-    per hardware-loop iteration (the A pair feeds all v columns), the odd last k with zero
-    upper lanes, then rounded once and stored at t4 (advanced).  Flipped (in-grad) weights are
-    read backwards a word at a time and their lanes swapped (p.ror by 16)."""
+    """One block of ``v`` columns of one channel: binary32 sums ft0.. by vfdotpex.s, two k
+    pairs per hardware-loop iteration (each A word feeds all v columns), then the ker % 4 left:
+    a pair, and the odd last k, then the sums rounded once and stored at t4 (advanced).
+    Flipped (in-grad) weights are read backwards a word at a time and their lanes swapped."""
     ptrs = DW_PTRS[:v]
-    end, odd, store = f".L{tag}_k", f".L{tag}_odd", f".L{tag}_store"
+    lbl = {k: f".L{tag}_{k}" for k in ("k", "pair", "odd", "word", "store")}
     out = [f"    fmv.w.x ft{i}, zero" for i in range(v)]
     out += ["    mv a0, a2", f"    mv {ptrs[0]}, t5"]
     out += [f"    add {ptrs[i]}, {ptrs[i - 1]}, a4" for i in range(1, v)]
-    out += [f"    beqz a5, {odd}", f"    lp.setup x0, a5, {end}"]
-    if flipped:
-        out += ["    p.lw s3, -4(a0!)            # A[e-2t-1], A[e-2t]"]
-    else:
-        out += ["    flw ft8, 0(a0)               # A[2t], A[2t+1]", "    addi a0, a0, 4"]
-    out += [f"    flw ft{4 + i}, 0({p})" for i, p in enumerate(ptrs)]
-    if flipped:
-        out += ["    p.ror s3, s3, s4             # lanes swapped: A[e-2t], A[e-2t-1]",
-                "    fmv.w.x ft8, s3"]
-    out += [f"    addi {p}, {p}, 4" for p in ptrs]
-    dots = [f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}" for i in range(v)]
-    out += dots[:-1] + [f"{end}:", dots[-1]]
-    out += [f"{odd}:", f"    beqz a7, {store}",
-            f"    lhu s3, {2 if flipped else 0}(a0)         # odd ker: the last k, upper lanes 0",
-            "    fmv.w.x ft8, s3"]
+    out += [f"    beqz a5, {lbl['pair']}", f"    lp.setup x0, a5, {lbl['k']}"]
+    body = dw_pairs(ptrs, flipped, f, 2)
+    out += body[:-1] + [f"{lbl['k']}:", body[-1]]
+    out += [f"{lbl['pair']}:", "    andi s3, a7, 2", f"    beqz s3, {lbl['odd']}"]
+    out += dw_pairs(ptrs, flipped, f, 1)
+    # the odd last k: A as (0, a) against the B word ending with it, (b[ker-2], b[ker-1]);
+    # with ker = 1 that word would start before the row, so then (a, 0) against (b, 0)
+    a_last = f"{2 if flipped else 0}(a0)"
+    out += [f"{lbl['odd']}:", "    andi s3, a7, 1", f"    beqz s3, {lbl['store']}",
+            f"    lhu s3, {a_last}", f"    bnez a5, {lbl['word']}", "    andi s5, a7, 2",
+            f"    bnez s5, {lbl['word']}", "    fmv.w.x ft8, s3             # ker = 1: (a, 0)"]
     for i, p in enumerate(ptrs):
-        out += [f"    lhu s3, 0({p})", f"    fmv.w.x ft{4 + i}, s3", dots[i]]
-    out += [f"{store}:"]
+        out += [f"    lhu s3, 0({p})", f"    fmv.w.x ft{4 + i}, s3",
+                f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}"]
+    out += [f"    j {lbl['store']}", f"{lbl['word']}:",
+            "    slli s3, s3, 16", "    fmv.w.x ft8, s3              # (0, a)"]
+    out += [f"    flw ft{4 + i}, -2({p})" for i, p in enumerate(ptrs)]
+    out += [f"    vfdotpex.s.{f} ft{i}, ft8, ft{4 + i}" for i in range(v)]
+    out += [f"{lbl['store']}:"]
     for i in range(v):
         out += [f"    fcvt.{f}.s ft{i}, ft{i}", f"    fsh ft{i}, {2 * i}(t4)"]
     out += [f"    addi t4, t4, {2 * v}"]
@@ -934,7 +958,7 @@ def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
     """A whole kernel: set-up, then per channel its groups of four columns and the M % 4 tail
     columns one by one."""
     tag = name
-    out = ["", f"{name}:", "    addi sp, sp, -20", "    words sw, sp, s0, s1, s2, s3, s4",
+    out = ["", f"{name}:", "    addi sp, sp, -24", "    words sw, sp, s0, s1, s2, s3, s4, s5",
            f"    li a7, {int(flipped)}", "    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
     if flipped:
         out += ["    li s4, 16"]
@@ -947,7 +971,7 @@ def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
     out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:",
             "    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
             f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:",
-            "    words lw, sp, s0, s1, s2, s3, s4", "    addi sp, sp, 20", "    ret"]
+            "    words lw, sp, s0, s1, s2, s3, s4, s5", "    addi sp, sp, 24", "    ret"]
     return out
 
 
@@ -960,15 +984,17 @@ def depthwise_text(fm: Fmt) -> str:
 #
 # for every channel k < N and column j < M, A, B, C {what}.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.{f}, one k pair per instruction (both products exact, fma(a1, b1,
-# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair with zero upper
-# lanes, then rounded once to {what} (the matmul_fp16 family's order).
+# a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
+# holds a zero weight, then rounded once to {what} (the matmul_fp16 family's order).
 # Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
-# columns in groups of four (hardware loop 1), each k pair's A word loaded once for the four
-# columns' B words (hardware loop 0: 14 instructions for 8 MACs, no load-use stall), then the
-# M % 4 columns one by one.  The flipped weights are read from the channel's end a word at a
-# time (post-decrement) with the lanes swapped by p.ror.  Rows of A and of B start wherever
-# k*ker and j*K put them: with ker or K odd, half of them start mid-word and their word loads
-# straddle two words (correct, one cycle more each).
+# columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
+# (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
+# flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
+# B word that ends with the row's last element: no extra loads), then the M % 4 columns one by
+# one.  The flipped weights are read from the channel's end a word at a time (post-decrement)
+# with the lanes swapped by p.ror.  Rows of A and of B start wherever k*ker and j*K put them:
+# with ker or K odd, half of them start mid-word and their word loads straddle two words
+# (correct, one cycle more each).
 #
 # a0 -> struct mm_dw {{A, B, C, N, M, K, ker_size}}; a1 = number of cores.
     .include "common.inc"
@@ -978,7 +1004,7 @@ def depthwise_text(fm: Fmt) -> str:
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
-# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 2, a7 = ker % 2, a6 = 2 ker,
+# a3 = M % 4, t2 = M / 4, a4 = 2K (B column stride), a5 = ker / 4, a7 = ker % 4, a6 = 2 ker,
 # t3 = &B[t0*ker], t4 = &C[t0*M], t6 = 8K (B stride of four columns).
 .Ldw_setup:
     core_id t0
@@ -1002,8 +1028,8 @@ def depthwise_text(fm: Fmt) -> str:
     beqz a7, 1f
     add a2, a2, a6
     addi a2, a2, -4
-1:  andi a7, a5, 1
-    srli a5, a5, 1
+1:  andi a7, a5, 3
+    srli a5, a5, 2
     srli t2, a3, 2
     andi a3, a3, 3
     slli t6, a4, 2
@@ -1019,39 +1045,48 @@ DW_CONSTRAINTS = ("N >= 1", "M >= 1", "ker_size >= 1", "K >= N * ker_size")
 
 def depthwise_kernels(fm: Fmt) -> list[dict]:
     return [dict(name=f"mm_dw_{fm.prec}", doc=f"{fm.what} depthwise forward / weight gradient: "
-                 "binary32 sums by vfdotpex.s, 4 columns per k-pair loop; channels split over "
-                 "cores"),
+                 "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop; channels split "
+                 "over cores"),
             dict(name=f"mm_dw_in_grad_{fm.prec}", doc=f"{fm.what} depthwise input gradient "
                  "(weights flipped per channel, lanes swapped by p.ror): binary32 sums by "
-                 "vfdotpex.s, 4 columns per k-pair loop; channels split over cores")]
+                 "vfdotpex.s, 4 columns x 2 k pairs per loop; channels split over cores")]
 
 
 # ---------------------------------------------------------------------------- data movement
 @dataclass(frozen=True)
 class Derived:
-    """A 16-bit data-movement file made from its fp32 source by a fixed list of edits: every
-    byte size of an element (shifts by 2, steps of 4) and every word move becomes its
-    half-word twin, entry points get the suffix ``_16``.  Each edit must apply exactly as many
-    times as given, so a change of the fp32 source that the edits no longer fit fails the
-    generator instead of producing a wrong kernel."""
+    """A 16-bit file made from its fp32 source by a fixed list of edits: every byte size of an
+    element (shifts by 2, steps of 4) and every word move becomes its half-word twin, and (for
+    ``per_format`` sources) every binary32 operation its ``.h`` / ``.ah`` one; entry points get
+    the suffix ``_16`` (one file for both formats) or ``_fp16`` / ``_bf16``.  Each edit must
+    apply exactly as many times as given, so a change of the fp32 source that the edits no
+    longer fit fails the generator instead of producing a wrong kernel."""
 
     source: str
     family: str
     entries: tuple[str, ...]
-    edits: tuple[tuple[str, str, int], ...]       # (old, new, occurrences)
-    title: str
+    edits: tuple[tuple[str, str, int], ...]       # (old, new, occurrences), new formatted
+    title: str                                    # replaces the source's first line
+    per_format: bool = False
+    docs: dict = field(default_factory=dict)      # catalogue docs that differ from fp32's
 
-    def text(self) -> str:
+    def variants(self) -> list[tuple[str, str, dict[str, str]]]:
+        """(suffix, what the kernels take, substitutions) of every file."""
+        if not self.per_format:
+            return [("16", "16-bit (binary16 and bfloat16 alike)", {})]
+        return [(fm.prec, fm.what, fm.subs) for fm in FORMATS]
+
+    def text(self, suffix: str, subs: dict[str, str]) -> str:
         src = (HERE / self.source).read_text()
         first, rest = src.split("\n", 1)
-        out = f"{self.title}\n{rest}"
+        out = f"{self.title.format(**subs)}\n{rest}"
         for old, new, count in self.edits:
             found = out.count(old)
             if found != count:
                 raise ValueError(f"{self.source}: {old!r} found {found} times, expected {count}")
-            out = out.replace(old, new)
+            out = out.replace(old, new.format(**subs))
         for e in self.entries:
-            out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_16\2", out)
+            out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_{suffix}\2", out)
         return GENERATED + out
 
     def kernels(self) -> list[dict]:
@@ -1095,7 +1130,53 @@ IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
 ), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"
    "# bit-exactly: im2col.s with half-word moves.")
 
-DERIVED = (TRANSPOSE_16, IM2COL_16)
+POOLING = Derived("pooling.s", "pooling", (
+    "maxpool_fw", "avgpool_fw", "maxpool_bw", "avgpool_bw"), (
+    ("s0 = 4*W", "s0 = 2*W", 1),
+    ("a6 = 4*H*W", "a6 = 2*H*W", 1),
+    ("computed as sum * (1 / (Hk*Wk))", "computed as sum / (Hk*Wk) in binary32", 1),
+    ("slli s0, s2, 2", "slli s0, s2, 1", 1),
+    ("# fa1 = 1 / (Hk*Wk) (clobbers t0, ft0)\n.Linv_area:\n    mul t0, s3, s4\n"
+     "    fcvt.s.w ft0, t0\n    fli fa1, 0x3f800000\n    fdiv.s fa1, fa1, ft0\n",
+     "# fa1 = Hk*Wk, binary32 (clobbers t0)\n.Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n",
+     1),
+    ("jal t6, .Linv_area", "jal t6, .Larea", 2),
+    ("slli t4, t4, 2", "slli t4, t4, 1", 1),
+    ("flw ft1, 0(t6)", "flh ft1, 0(t6)", 3),
+    ("addi t6, t6, 4", "addi t6, t6, 2", 3),
+    ("slli t0, t0, 2", "slli t0, t0, 1", 2),
+    ("fli fa0, 0xff800000", "fli fa0, {ninf}", 2),
+    ("fmv.w.x fa0, zero            # avg: start from 0",
+     "fmv.{f}.x fa0, zero           # avg: start from 0", 1),
+    ("window_fold fmax.s", "window_fold fmax.{f}", 1),
+    ("window_fold fadd.s", "window_fold fadd.{f}", 1),
+    ("    fmul.s ft0, ft0, fa1\n4:  fsw ft0, 0(a5)\n    addi a5, a5, 4\n",
+     "    fcvt.s.{f} ft0, ft0\n    fdiv.s ft0, ft0, fa1\n    fcvt.{f}.s ft0, ft0\n"
+     "4:  fsh ft0, 0(a5)\n    addi a5, a5, 2\n", 1),
+    ("flt.s a6, ft0, ft1", "flt.{f} a6, ft0, ft1", 1),
+    ("fmax.s ft0, ft0, ft1", "fmax.{f} ft0, ft0, ft1", 1),
+    ("    flw ft2, 0(a5)\n    flw ft3, 0(a0)\n    addi a5, a5, 4\n    fadd.s ft3, ft3, ft2\n"
+     "    fsw ft3, 0(a0)\n",
+     "    flh ft2, 0(a5)\n    flh ft3, 0(a0)\n    addi a5, a5, 2\n    fadd.{f} ft3, ft3, ft2\n"
+     "    fsh ft3, 0(a0)\n", 1),
+    ("srli t1, a6, 2", "srli t1, a6, 1", 2),
+    ("zeros t1, t0                 #", "zeros t1, t0, 2, p.sh        #", 2),
+    ("    flw ft2, 0(a5)\n    addi a5, a5, 4\n    fmul.s ft2, ft2, fa1         # dy / (Hk*Wk)\n",
+     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    fdiv.s ft2, ft2, fa1\n"
+     "    fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
+    ("    fadd.s ft1, ft1, ft2\n1:  fsw ft1, -4(t6)\n",
+     "    fadd.{f} ft1, ft1, ft2\n1:  fsh ft1, -2(t6)\n", 1),
+), "# {what} max and average pooling, forward and backward, CHW: pooling.s on 16-bit elements,\n"
+   "# each maximum, sum and quotient rounded to {what} as trainlib.golden rounds it (the\n"
+   "# quotient by Hk*Wk divided in binary32 and rounded once more: correctly rounded, 24 >=\n"
+   "# 2p + 2), bit-exact; generated from pooling.s (PULP-TrainLib pulp_pooling_fp32.c, with",
+    per_format=True, docs={
+        "avgpool_fw": "y = window sum (rounded step by step) / (Hk*Wk), rounded once (padding "
+                      "counts as zero); (channel, output row) units split over cores",
+        "avgpool_bw": "dx = 0; each in-image element of a window += dy / (Hk*Wk) (rounded "
+                      "once); channels split over cores"})
+
+DERIVED = (TRANSPOSE_16, IM2COL_16, POOLING)
 
 SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
@@ -1123,12 +1204,14 @@ def outputs() -> dict[Path, str]:
                 toml += _toml_entry(f"{k.stem}_{suffix}", file, f"{src.stem}_{suffix}", k.args,
                                     k.parallel, k.constraints, f"{what}: {k.doc}")
     for d in DERIVED:
-        file = d.source.replace(".s", "_16.s")
-        files[HERE / file] = d.text()
-        for k in d.kernels():
-            toml += _toml_entry(f"{k['name']}_16", file, f"{d.family}_16", k["args"],
-                                k["parallel"], tuple(k["constraints"]),
-                                f"16-bit (binary16 and bfloat16 alike): {k['doc']}")
+        for suffix, what, subs in d.variants():
+            file = d.source.replace(".s", f"_{suffix}.s")
+            files[HERE / file] = d.text(suffix, subs)
+            for k in d.kernels():
+                doc = d.docs.get(k["name"], k["doc"])
+                toml += _toml_entry(f"{k['name']}_{suffix}", file, f"{d.family}_{suffix}",
+                                    k["args"], k["parallel"], tuple(k["constraints"]),
+                                    f"{what}: {doc}")
     for fm in FORMATS:
         file = f"depthwise_{fm.prec}.s"
         files[HERE / file] = depthwise_text(fm)

@@ -46,8 +46,9 @@ def model(a, b, prec):
 def run(name, prec, N, M, ker, extra, cores, seed=0):
     rng = np.random.default_rng(seed)
     K = N * ker + extra
-    A = rand(rng, (N, ker), prec)
-    Bfull = rand(rng, (M, K), prec, scale=2.0)
+    A = rand(rng, (N, ker), prec, zeros=False)
+    Bfull = rand(rng, (M, K), prec, scale=2.0, zeros=False)
+    Bfull.reshape(-1)[1::5] = 0.0                   # exact zeros among B
     C = np.zeros(N * M, np.uint16)
     out, cycles = run16(name, dict(A=bits(A, prec), B=bits(Bfull, prec), C=C, N=N, M=M, K=K,
                                    ker_size=ker), ["C"], cores=cores)

@@ -51,3 +51,21 @@ def test_every_16_bit_family_is_named_after_an_fp32_one():
         for suffix in ("_fp16", "_bf16", "_16"):
             if fam.endswith(suffix):
                 assert fam.removesuffix(suffix) in fams, fam
+
+
+@pytest.mark.parametrize("name, isa, ext", [
+    ("add_fp16", "rv32imfc_xpulpv2", "xf16|xfvec"),
+    ("sgd_update_bf16", "rv32imfc_xpulpv2", "xf16|xfvec"),
+    ("fp32_to_bf16", "rv32imfc_xpulpv2_xf16_xfvec", "xf16alt"),
+    ("depthwise_bf16", "rv32imfc_xpulpv2_xf16_xfvec", "xf16alt")])
+def test_isa_without_the_format_is_refused_before_the_run(name, isa, ext):
+    """A core whose ISA lacks the 16-bit extensions cannot run the kernels: the assembler
+    refuses them naming the extension and the kernel file's line."""
+    import numpy as np
+
+    from asm_kernels.runner import run_kernel
+    from toolchain.asm import AsmError
+    k = catalogue()["mm_dw_bf16" if name == "depthwise_bf16" else name]
+    args = {f: (np.zeros(4, np.uint16) if kind == "ptr" else 1) for f, kind in k.args.fields}
+    with pytest.raises(AsmError, match=rf"{k.file}:\d+:\d+: .*extension ({ext})\b"):
+        run_kernel(k.name, args, cores=2, xpulp=isa)
