@@ -14,19 +14,18 @@ from trainlib.tune.autoprec import layer_errors
 from trainlib.tune.cli import main
 from trainlib.tune.tuner import model_steps
 
-# fc1 runs in fp16 on the packed-SIMD matmuls (K = 16, even); fc1 is frozen (no odd-K weight
-# gradient), fc2 is updated
-MIXED = """
+# fc1 is frozen (forward only), fc2 is updated; {n} inputs
+MIXED_N = """
 [model]
 name = "mixed"
-input = [16]
+input = [{n}]
 target = "random"
 update = ["fc2"]
 
 [[layer]]
 type = "linear"
 name = "fc1"
-in_features = 16
+in_features = {n}
 out_features = 32
 bias = false
 
@@ -41,16 +40,23 @@ in_features = 32
 out_features = 4
 bias = false
 """
+MIXED = MIXED_N.format(n=16)
 
 
-def test_an_fp16_layer_tunes_among_the_fp16_kernels(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """One tuning cache for the module: the same candidates are measured once."""
+    return str(tmp_path_factory.mktemp("tune-cache"))
+
+
+def test_an_fp16_layer_tunes_among_the_fp16_kernels(tmp_path, cache, capsys):
     model = tmp_path / "m.toml"
     model.write_text(MIXED.replace('bias = false\n', 'bias = false\nprecision = "fp16"\n', 1))
     m = Model.load(model)
     assert [(la.name, st, p) for la, _, st, p in model_steps(m)] == [
         ("fc1", "fw", "fp16"), ("fc2", "fw", "fp32"), ("fc2", "wg", "fp32")]
     out = tmp_path / "c.toml"
-    assert main([str(model), "--cache", str(tmp_path / "cache"), "--workers", "2", "-o",
+    assert main([str(model), "--cache", cache, "--workers", "2", "-o",
                  str(out), "--top-kernels", "1", "--tilings", "1"]) == 0
     assert "fc1" in capsys.readouterr().out
     kernels = {c["layer"] + " " + c["step"]: c["kernel"]
@@ -59,11 +65,11 @@ def test_an_fp16_layer_tunes_among_the_fp16_kernels(tmp_path, capsys):
     assert not any(k.startswith("mmh") for s, k in kernels.items() if s != "fc1 fw")
 
 
-def test_auto_picks_per_layer_within_the_budget_and_explains(tmp_path, capsys):
+def test_auto_picks_per_layer_within_the_budget_and_explains(tmp_path, cache, capsys):
     model = tmp_path / "m.toml"
-    model.write_text(MIXED)
+    model.write_text(MIXED_N.format(n=256))        # fc1 large enough to pay its conversion
     out = tmp_path / "m.auto.toml"
-    argv = [str(model), "--precision", "auto", "--cache", str(tmp_path / "cache"),
+    argv = [str(model), "--precision", "auto", "--cache", cache,
             "--workers", "2", "-o", str(out), "--top-kernels", "1", "--tilings", "1"]
     assert main(argv) == 0
     text = capsys.readouterr().out
@@ -80,6 +86,20 @@ def test_auto_picks_per_layer_within_the_budget_and_explains(tmp_path, capsys):
                  "--top-kernels", "1"]) == 0
     text = capsys.readouterr().out
     assert "fp16 error" in text and Model.load(out).precision_of("fc1") == "fp32"
+
+
+def test_auto_sets_back_a_layer_whose_conversions_cost_more_than_it_saves(tmp_path, cache,
+                                                                         capsys):
+    """fc1 with 16 inputs is faster in fp16, but converting its 32 outputs for the fp32
+    classifier costs more than that."""
+    model = tmp_path / "m.toml"
+    model.write_text(MIXED)
+    out = tmp_path / "m.auto.toml"
+    assert main([str(model), "--precision", "auto", "--cache", cache,
+                 "--workers", "2", "-o", str(out), "--top-kernels", "1", "--tilings", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "set back to fp32 with fc1" in text
+    assert Model.load(out).precisions == {"fp32"}
 
 
 def test_layer_errors_grow_as_the_format_narrows():

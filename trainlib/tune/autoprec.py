@@ -17,7 +17,11 @@ For every layer with parameters the choice is then:
   ``golden.tolerance``, so the error stands for the simulated step's.  Relative:
   max |out_p - out_fp32| over max |out_fp32| per output tensor;
 * the winner: the fastest precision whose error is within ``max_rel_error``; fp32 (error 0)
-  when none is.
+  when none is;
+* then the conversions: a run of consecutive layers in a 16-bit precision whose conversions
+  (measured on the simulator: the ``convert`` steps the mix adds to a training step) cost
+  more cycles than the run saves goes back to fp32, one run at a time while that lowers the
+  total.
 
 A parameter-free layer (activation, pooling, flatten, residual add) computes in the precision
 of the layer before it, so a convolution and its activation do not convert between them.  The
@@ -37,8 +41,9 @@ from trainlib.choices import ChoiceTable
 from trainlib.layers import Layer
 from trainlib.model import PRECISIONS, Model
 from trainlib.precision import missing_extensions
+from trainlib.step import run_spec
 from trainlib.tune.tuner import TUNABLE, TuneOptions, Tuning, model_steps, tune_steps
-from trainlib.workflow import plan_model
+from trainlib.workflow import build_spec, convert_shape, plan_model, work_list
 
 DEFAULT_MAX_REL_ERROR = 1e-2
 
@@ -155,11 +160,8 @@ def auto_precision(model: Model, opts: TuneOptions, max_rel_error: float = DEFAU
                for p in usable}
     errors = {p: layer_errors(model, p) if p != "fp32" else {} for p in usable}
     layers: list[LayerChoice] = []
-    chosen: dict[str, str] = {}
-    current = "fp32"
     for la in model.layers:
         if not isinstance(la, TUNABLE):
-            chosen[la.name] = current
             continue
         trials = []
         for p in usable:
@@ -169,7 +171,8 @@ def auto_precision(model: Model, opts: TuneOptions, max_rel_error: float = DEFAU
         best = min(ok, key=lambda t: t.cycles) if ok else Trial("fp32")
         layers.append(LayerChoice(la.name, best.precision, _why(best, trials, max_rel_error),
                                   trials))
-        chosen[la.name] = current = best.precision
+    _pay_for_conversions(model, layers, cfg, memory)
+    chosen = _following(model, {lc.layer: lc.chosen for lc in layers})
     model_out = _with_precisions(model, chosen)
     table = ChoiceTable(meta={"cores": cfg.cores, "config": cfg.name, "memory": memory,
                               "max_rel_error": max_rel_error})
@@ -179,6 +182,77 @@ def auto_precision(model: Model, opts: TuneOptions, max_rel_error: float = DEFAU
                 table.add(c)
     model_out.choices = ChoiceTable(dict(table.entries))
     return AutoPrecision(model_out, table, layers, tunings, max_rel_error, skipped)
+
+
+def _following(model: Model, tuned: dict[str, str]) -> dict[str, str]:
+    """Every layer's precision: the tuned layers' own, a parameter-free layer its
+    predecessor's (fp32 before the first tuned layer)."""
+    out, current = {}, "fp32"
+    for la in model.layers:
+        current = tuned.get(la.name, current)
+        out[la.name] = current
+    return out
+
+
+def _stretches(layers: list[LayerChoice]) -> list[list[LayerChoice]]:
+    """Runs of consecutive tuned layers in one 16-bit precision."""
+    runs: list[list[LayerChoice]] = []
+    for lc in layers:
+        if lc.chosen == "fp32":
+            continue
+        if runs and runs[-1][-1].chosen == lc.chosen and layers.index(runs[-1][-1]) + 1 == \
+                layers.index(lc):
+            runs[-1].append(lc)
+        else:
+            runs.append([lc])
+    return runs
+
+
+def _pay_for_conversions(model: Model, layers: list[LayerChoice], cfg, memory: str) -> None:
+    """Set back to fp32 every 16-bit run of layers whose conversions cost more cycles than
+    the run saves (the conversions measured on the simulator, ``conversion_cycles``)."""
+    def total(tuned: dict[str, str]) -> int:
+        m = _with_precisions(model, _following(model, tuned))
+        own = sum(next(t.cycles for t in lc.trials if t.precision == tuned[lc.layer])
+                  for lc in layers)
+        return own + conversion_cycles(m, cfg, memory)
+    changed = True
+    while changed:
+        changed = False
+        tuned = {lc.layer: lc.chosen for lc in layers}
+        now = total(tuned)
+        for run in _stretches(layers):
+            back = dict(tuned, **{lc.layer: "fp32" for lc in run})
+            after = total(back)
+            if after < now:
+                for lc in run:
+                    lc.why += (f"; set back to fp32 with {', '.join(x.layer for x in run)}: "
+                               f"their conversions cost more than they save ({now:,} -> "
+                               f"{after:,} cycles)")
+                    lc.chosen = "fp32"
+                changed = True
+                break
+
+
+_CONVERSIONS: dict[tuple, int] = {}
+
+
+def conversion_cycles(model: Model, cfg, memory: str) -> int:
+    """Cycles of every conversion step of the model's training step, run on the simulator
+    (each shape and pair of formats once per process)."""
+    total = 0
+    for w in work_list(model):
+        if w.kind != "convert":
+            continue
+        shape = convert_shape(model, w)
+        key = (shape, w.src, w.dst, memory, repr(cfg))
+        if key not in _CONVERSIONS:
+            spec = build_spec(model, w, cfg.cores)
+            data = {"x": np.zeros(shape, np.float32)}
+            _CONVERSIONS[key] = run_spec(spec, data, memory=memory, cores=cfg.cores,
+                                         config=cfg).cycles
+        total += _CONVERSIONS[key]
+    return total
 
 
 def _with_precisions(model: Model, chosen: dict[str, str]) -> Model:
@@ -204,8 +278,10 @@ def _why(best: Trial, trials: list[Trial], budget: float) -> str:
             parts.append(f"{t.precision} cannot run: {t.refused}")
         elif t.error > budget:
             parts.append(f"{t.precision} error {t.error:.2g} > {budget:.2g}")
-        elif t.cycles >= best.cycles:
+        elif t.cycles > best.cycles:
             parts.append(f"{t.precision} slower ({t.cycles:,} cycles)")
+        else:
+            parts.append(f"{t.precision} no faster ({t.cycles:,} cycles)")
     head = (f"fastest within the budget ({best.cycles:,} cycles, error {best.error:.2g})"
             if best.cycles else "fp32: the reference")
     return "; ".join([head, *parts])
