@@ -36,6 +36,7 @@
 # sigmoid_fw: a0 -> {x, y, n}; sigmoid_bw: {y, dy, dx, n}; mul: {a, b, out, n}.
 # a1 = number of cores.
     .include "common.inc"
+    .include "sigmoid.inc"
     .text
     .globl sigmoid_fw
     .globl sigmoid_bw
@@ -49,74 +50,7 @@
 # ---------------------------------------------------------------------------- sigmoid
 sigmoid_fw:
     split_groups .Lshare, 8, 0
-    beqz t3, 9f                  # nothing for this core (n < cores, or n = 0)
-    addi sp, sp, -16
-    words fsw, sp, fs0, fs1, fs2, fs3
-    fli fs0, 0x3fb8aa3b          # log2(e)
-    fli fs1, 0x4b400000          # 1.5 * 2^23
-    fli fs2, 0x3f317200          # ln2_hi (15 significant bits: k ln2_hi is exact)
-    fli fs3, 0x35bfbe8e          # ln2_lo = ln2 - ln2_hi
-    fli fa2, 0x19500d01          # 2^-64 / 7!
-    fli fa3, 0x1ab60b61          # 2^-64 / 6!
-    fli fa4, 0x1c088889          # 2^-64 / 5!
-    fli fa5, 0x1d2aaaab          # 2^-64 / 4!
-    fli fa6, 0x1e2aaaab          # 2^-64 / 3!
-    fli fa7, 0x1f000000          # 2^-64 / 2!
-    fli ft11, 0x1f800000         # 2^-64
-    fli ft10, 0x3f800000         # 1
-    fli ft9, 0x42d00000          # 104
-    fli ft8, 0x3fb4b4b5          # 24/17
-    fli ft7, 0x3ef0f0f1          # 8/17
-    li a5, 0x4b3fff41            # bits(1.5*2^23) - 191: bits(1.5*2^23 + k) - this = k + 64 + 127
-    words lw, a0, a3, a4         # x, y
-    add a3, a3, t2
-    add a4, a4, t2
-    lp.setup x0, t3, 1f
-    flw fa0, 0(a3)
-    add a3, a3, t4
-    fabs.s ft0, fa0
-    flt.s t0, ft0, ft9           # |x| < 104 (false for NaN)
-    beqz t0, 5f
-    fnmsub.s ft1, ft0, fs0, fs1  # 1.5*2^23 - |x| log2(e): k = round(-|x| / ln2) in the low bits
-    fmv.x.w t0, ft1
-    fsub.s ft1, ft1, fs1         # k, as a float (exact)
-    fnmadd.s ft2, ft1, fs2, ft0  # r = -|x| - k ln2_hi
-    fnmsub.s ft2, ft1, fs3, ft2  #     - k ln2_lo
-    fmadd.s ft3, fa2, ft2, fa3   # 2^-64 exp(r) = 2^-64 (1 + r (1 + r (1/2 + ... r / 7!)))
-    fmadd.s ft3, ft3, ft2, fa4
-    fmadd.s ft3, ft3, ft2, fa5
-    fmadd.s ft3, ft3, ft2, fa6
-    fmadd.s ft3, ft3, ft2, fa7
-    fmadd.s ft3, ft3, ft2, ft11
-    fmadd.s ft3, ft3, ft2, ft11
-    sub t0, t0, a5
-    slli t0, t0, 23
-    fmv.w.x ft4, t0              # 2^(k + 64)
-    fmul.s ft3, ft3, ft4         # t = exp(-|x|), rounded once
-    fadd.s ft4, ft3, ft10        # d = 1 + t
-    fnmsub.s ft5, ft4, ft7, ft8  # r0 = 24/17 - 8/17 d
-    fnmsub.s ft6, ft4, ft5, ft10 # e = 1 - d r
-    fmadd.s ft5, ft5, ft6, ft5   # r += r e
-    fnmsub.s ft6, ft4, ft5, ft10
-    fmadd.s ft5, ft5, ft6, ft5
-    fsgnj.s ft6, ft10, fa0       # +1 for x >= +0, -1 for x <= -0
-    fmax.s ft3, ft3, ft6         # num: 1 (x >= 0) or t (x < 0; t = 1 for -0)
-    fmul.s fa1, ft3, ft5         # q = num r
-    fnmsub.s ft6, ft4, fa1, ft3  # num - d q
-    fmadd.s fa1, ft5, ft6, fa1   # y = q + r (num - d q)
-3:  fsw fa1, 0(a4)
-1:  add a4, a4, t4
-    words flw, sp, fs0, fs1, fs2, fs3
-    addi sp, sp, 16
-9:  ret
-5:  feq.s t0, fa0, fa0           # |x| >= 104 or NaN
-    fadd.s fa1, fa0, fa0         # NaN in, quiet NaN out
-    beqz t0, 3b
-    fmv.x.w t0, fa0
-    srli t0, t0, 31
-    xori t0, t0, 1
-    fcvt.s.w fa1, t0             # x >= 104: 1, x <= -104: 0
-    j 3b
+    sigmoid_fw_body
 
 # sigmoid_bw: g = y - y*y = y (1 - y), one rounding
 .macro sigmoid_slope r

@@ -6,17 +6,19 @@
 #   sigmoid_bw_bf16   dx = dy * (y * (1 - y))     (y: the forward OUTPUT)
 #   mul_bf16          out = a * b
 #
-# sigmoid_fw computes in binary32 (loss.s's expf and a division, within ~2 ulp of binary32) and
-# rounds once to bfloat16, as the golden model rounds its float64 value: equal except where the
-# binary32 value sits within its error of a bfloat16 tie (then one ulp apart).  sigmoid_bw and
-# mul round every operation once to bfloat16, in trainlib.golden's order: bit-exact.
-# Scheduling: groups of eight elements (four packed words) dealt round robin, loads first, as
-# in activation.s; the last core takes the tail one element at a time.
+# sigmoid_fw runs activation.s's binary32 code (sigmoid.inc: expf without a division, within
+# 2 ulp of binary32) on the widened x and rounds once to bfloat16, as the golden model rounds
+# its float64 value: equal except where the binary32 value sits within its error of a bfloat16
+# tie (then one ulp apart).  sigmoid_bw and mul round every operation once to bfloat16, in
+# trainlib.golden's order: bit-exact.
+# Scheduling: sigmoid_fw deals single elements, as activation.s; the others groups of eight
+# elements (four packed words) round robin, loads first; the last core takes the tail one
+# element at a time.
 #
 # sigmoid_fw_bf16: a0 -> {x, y, n}; sigmoid_bw_bf16: {y, dy, dx, n}; mul_bf16: {a, b, out, n}.
 # a1 = number of cores.
     .include "common.inc"
-    .include "loss_math.inc"
+    .include "sigmoid.inc"
     .text
     .globl sigmoid_fw_bf16
     .globl sigmoid_bw_bf16
@@ -25,42 +27,13 @@
 .Lshare:
     deal_groups 1
 
-# Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
-# constants into them (loss.s's exp_enter)
-.macro exp_enter
-    addi sp, sp, -48
-    jal t5, .Lsave_fs
-    jal t6, .Lexp_consts
-.endm
-    fs_spill_routines .Lsave_fs, .Lrestore_fs_ret
-    exp_consts_routine .Lexp_consts
-    expf_routine .Lexpf
-
-# y = 1 / (1 + exp(-x)): x widened to binary32, loss.s's expf, one binary32 division, rounded
-# once to bfloat16; elements dealt one by one (the body dwarfs a pointer bump)
+# y = 1 / (1 + exp(-x)): activation.s's binary32 code on the widened x, the result rounded once
 sigmoid_fw_bf16:
-    exp_enter
     split_groups .Lshare, 8, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4         # x, y
-    add a3, a3, t2
-    add a4, a4, t2
-    lp.setup x0, t3, 1f
-    flh fa0, 0(a3)
-    add a3, a3, t4
-    fcvt.s.ah fa0, fa0
-    fneg.s fa0, fa0
-    jal t6, .Lexpf               # exp(-x): inf below x = -88.7, +0 above 103.9
-    fadd.s fa0, fa0, fs4         # 1 + exp(-x) (fs4 = 1)
-    fdiv.s fa0, fs4, fa0
-    fcvt.ah.s fa0, fa0
-    fsh fa0, 0(a4)
-1:  add a4, a4, t4
-9:  j .Lrestore_fs_ret
-
+    sigmoid_fw_body flh, fsh, fcvt.s.ah, fcvt.ah.s
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
-.macro sigmoid_slope r
+.macro sigmoid_slope_bf16 r
     vfsub.ah ft8, fa2, \r
     vfmul.ah \r, \r, ft8
 .endm
@@ -68,7 +41,7 @@ sigmoid_fw_bf16:
 sigmoid_bw_bf16:
     fli fa2, 0x3f803f80
     split_groups .Lshare, 12, 3
-    map2 vfmul.ah, pre=sigmoid_slope, esz=2, ld=flh, st=fsh
+    map2 vfmul.ah, pre=sigmoid_slope_bf16, esz=2, ld=flh, st=fsh
 
 mul_bf16:
     split_groups .Lshare, 12, 3

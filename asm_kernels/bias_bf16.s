@@ -11,7 +11,8 @@
 # segment by channel segment, b[c] loaded once per segment and added to both lanes of each
 # word (vfadd.r), eight elements per hardware-loop iteration, then the segment's leftover
 # elements one by one (a channel of odd HW leaves the next one starting mid-word: those word
-# accesses straddle two words, correct and a cycle slower).
+# accesses straddle two words, correct and a cycle slower).  HW = 1 (a linear layer) is a plain
+# vector add of b onto y, eight elements per iteration, as in bias.s.
 # bias_grad: whole channels dealt round robin (bias.s's reasons); per channel four binary32
 # accumulators, each vfdotpex.s.ah adding the two elements of a word times (1, 1) exactly, eight
 # elements per iteration, the HW % 8 left with a zero upper lane (lhu + fmv.w.x); the four are
@@ -23,14 +24,21 @@
     .globl bias_add_bf16
     .globl bias_grad_bf16
 
-# y (a2) += fa0 (lane 0, replicated) over \n elements, a2 advanced; clobbers t0, \rest, ft0-ft3
-.macro add_run n, rest
+# y (a2) += v over \n elements, a2 advanced: v = fa0's lane 0 in every element (vfadd.r), or
+# without \b the stream at a3 (advanced too).  Clobbers t0, \rest, ft0-ft7.
+.macro add_run_bf16 n, rest, b
     srli t0, \n, 3
     andi \rest, \n, 7
     beqz t0, .Lgroups_done\@
     lp.setup x0, t0, .Lgroup\@
     words flw, a2, ft0, ft1, ft2, ft3
+    .ifb \b
+    words flw, a3, ft4, ft5, ft6, ft7
+    addi a3, a3, 16
+    lanes vfadd.ah
+    .else
     lanes vfadd.r.ah, fa0
+    .endif
     words fsw, a2, ft0, ft1, ft2, ft3
 .Lgroup\@:
     addi a2, a2, 16
@@ -39,7 +47,13 @@
     lp.setup x0, \rest, .Lone\@
     flh ft0, 0(a2)
     addi a2, a2, 2
+    .ifb \b
+    flh ft4, 0(a3)
+    addi a3, a3, 2
+    vfadd.ah ft0, ft0, ft4
+    .else
     vfadd.r.ah ft0, ft0, fa0
+    .endif
 .Lone\@:
     fsh ft0, -2(a2)
 .Ldone\@:
@@ -59,6 +73,8 @@ bias_add_bf16:
     words lw, a0, a2, a3         # y, b
     slli t6, t4, 1
     add a2, a2, t6               # &y[lo]
+    li t0, 1
+    beq t1, t0, 20f              # HW = 1: plain vector add
     divu t0, t4, t1              # c = lo / HW
     mul t3, t0, t1
     sub t3, t4, t3               # p = lo - c HW
@@ -68,11 +84,15 @@ bias_add_bf16:
     p.minu t3, t3, t5            # segment length
 1:  flh fa0, 0(a3)               # b[c]
     addi a3, a3, 2
-    add_run t3, t2
+    add_run_bf16 t3, t2, b
     sub t5, t5, t3               # elements left
     p.minu t3, t1, t5            # next segment: a whole channel, or what is left of the chunk
     bnez t5, 1b
 9:  ret
+
+20: add a3, a3, t6               # HW = 1: b[lo..hi) onto y[lo..hi)
+    add_run_bf16 t5, t5
+    ret
 
 bias_grad_bf16:
     lw t0, 8(a0)                 # C

@@ -6,7 +6,7 @@ other file declares ``[[kernel]]`` entries:
     name        unique kernel name (the runner's key)
     file        assembly file in asm_kernels/ that defines it
     entry       its global entry symbol
-    family      matmul | depthwise | im2col | transpose | elementwise | loss | optimizer | ...
+    family      matmul | matmul_fp16 | matmul_bf16 | depthwise | im2col | transpose | loss | ...
     args        name of its argument structure (structs.toml)
     unroll      [U, V]: output block computed per inner loop (matmul-like kernels)
     parallel    dimension split over cores: N, M, channels, elements, rows, ...
@@ -161,6 +161,30 @@ def kernel(name: str) -> Kernel:
         return catalogue()[name]
     except KeyError:
         raise KeyError(f"no kernel {name!r}; known: {', '.join(sorted(catalogue()))}") from None
+
+
+def usable(k: Kernel | str, isa: str) -> bool:
+    """Whether a core whose ISA string is ``isa`` (a preset's ``xpulp``) runs kernel ``k`` as
+    written: the same register-file model (a zfinx core has no f registers; a core with them
+    does not take FP operands from the x registers), the same Xpulp family, and every optional
+    extension the kernel uses.  This is what a tuner filters its candidates with, so that it
+    tunes under the preset's model."""
+    k = kernel(k) if isinstance(k, str) else k
+    need, have = k.selection, parse_selection(isa)
+    return (need.zfinx == have.zfinx and need.fp <= have.fp and need.family == have.family
+            and need.extensions <= have.extensions)
+
+
+def program_isa(k: Kernel | str, isa: str) -> str:
+    """The ISA to assemble and run kernel ``k`` with on a core configured with ``isa``: that
+    ISA with the kernel's register-file model (so that both models' kernels can be measured
+    under one timing preset, as ``bench/kernels.py`` does)."""
+    k = kernel(k) if isinstance(k, str) else k
+    have = parse_selection(isa)
+    if k.selection.zfinx == have.zfinx:
+        return isa
+    zfinx = k.selection.zfinx
+    return Selection(have.family, have.extensions, have.fp, zfinx).name
 
 
 PRECISIONS = ("fp32", "fp16", "bf16")

@@ -3,14 +3,18 @@
 # IEEE binary16 depthwise "matmuls" (depthwise.s's mm_dw family on packed pairs;
 # PULP-TrainLib's mm_dw_fp16_SIMD / mm_dw_in_grad_fp16_SIMD):
 #
-#   mm_dw_fp16:          C[k*M + j] = sum_{t<ker} A[k*ker + t]         * B[j*K + k*ker + t]
-#   mm_dw_in_grad_fp16:  C[k*M + j] = sum_{t<ker} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
+#   mm_dw_fp16, mm_dw_sp_1x4_fp16:
+#       C[k*M + j] = sum_{t<ker} A[k*ker + t]         * B[j*K + k*ker + t]
+#   mm_dw_in_grad_fp16, mm_dw_in_grad_sp_1x4_fp16:
+#       C[k*M + j] = sum_{t<ker} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
 #
 # for every channel k < N and column j < M, A, B, C IEEE binary16.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.h, one k pair per instruction (both products exact, fma(a1, b1,
 # a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
 # holds a zero weight, then rounded once to IEEE binary16 (the matmul_fp16 family's order).
-# Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
+# Scheduling: channels split over the cores in contiguous blocks (depthwise.s), or, for the _sp
+# kernels, every channel on every core over its own block of columns (depthwise_sp.s: tiles of
+# fewer channels than cores keep every core busy); per channel the
 # columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
 # (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
 # flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
@@ -25,6 +29,8 @@
     .text
     .globl mm_dw_fp16
     .globl mm_dw_in_grad_fp16
+    .globl mm_dw_sp_1x4_fp16
+    .globl mm_dw_in_grad_sp_1x4_fp16
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
@@ -57,6 +63,41 @@
     srli t2, a3, 2
     andi a3, a3, 3
     slli t6, a4, 2
+    jr t5
+
+# The columns split's set-up (jal t5, a7 = 1: flipped): every core does every channel on its
+# block of ceil(M / cores) columns [j0, j1), from channel core % N on (cores that all began
+# with channel 0 would load the same A word in the same cycle: depthwise_sp.s).  Returns
+# t0 = first channel, t1 = N (channels to do), s10 = N, s6 = A (flipped: + the offset of a
+# channel's last word), s7 = &B[j0*K], s8 = &C[j0], s9 = 2M, t2 / a3 = groups of four / leftover
+# columns of the block (none for a core past M), a4, a5, a6, a7, t6 as .Ldw_setup.
+.Ldw_setup_sp:
+    lw a3, 16(a0)                # M
+    block_split t0, t1, a3, t2, t6   # this core's columns [t0, t1); t6 = core id
+    sub t1, t1, t0
+    p.max t1, t1, zero           # its number of columns
+    lw s10, 12(a0)               # N
+    remu t6, t6, s10             # first channel
+    words lw, a0, s6, s7, s8     # A, B, C
+    lw a4, 20(a0)                # K
+    lw a5, 24(a0)                # ker
+    slli a4, a4, 1
+    slli a6, a5, 1
+    mul t2, t0, a4
+    add s7, s7, t2
+    slli t2, t0, 1
+    add s8, s8, t2
+    slli s9, a3, 1
+    mv t0, t6
+    beqz a7, 1f
+    add s6, s6, a6
+    addi s6, s6, -4
+1:  andi a7, a5, 3
+    srli a5, a5, 2
+    srli t2, t1, 2
+    andi a3, t1, 3
+    slli t6, a4, 2
+    mv t1, s10
     jr t5
 
 mm_dw_fp16:
@@ -394,4 +435,351 @@ mm_dw_in_grad_fp16:
 .Lmm_dw_in_grad_fp16_done:
     words lw, sp, s0, s1, s2, s3, s4, s5
     addi sp, sp, 24
+    ret
+
+mm_dw_sp_1x4_fp16:
+    addi sp, sp, -48
+    words sw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+    li a7, 0
+    jal t5, .Ldw_setup_sp
+.Lmm_dw_sp_1x4_fp16_channel:
+    mul t3, t0, a6
+    add a2, s6, t3              # this channel's A
+    add t3, s7, t3              # its B at the core's first column
+    mul t4, t0, s9
+    add t4, s8, t4              # its C there
+    mv t5, t3
+    beqz t2, .Lmm_dw_sp_1x4_fp16_tail
+    lp.setup x1, t2, .Lmm_dw_sp_1x4_fp16_group
+    fmv.w.x ft0, zero
+    fmv.w.x ft1, zero
+    fmv.w.x ft2, zero
+    fmv.w.x ft3, zero
+    mv a0, a2
+    mv a1, t5
+    add s0, a1, a4
+    add s1, s0, a4
+    add s2, s1, a4
+    beqz a5, .Lmm_dw_sp_1x4_fp16_4_pair
+    lp.setup x0, a5, .Lmm_dw_sp_1x4_fp16_4_k
+    flw ft8, 0(a0)
+    flw ft9, 4(a0)
+    addi a0, a0, 8
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    flw fa0, 4(a1)
+    flw fa1, 4(s0)
+    flw fa2, 4(s1)
+    flw fa3, 4(s2)
+    addi a1, a1, 8
+    addi s0, s0, 8
+    addi s1, s1, 8
+    addi s2, s2, 8
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+    vfdotpex.s.h ft0, ft9, fa0
+    vfdotpex.s.h ft1, ft9, fa1
+    vfdotpex.s.h ft2, ft9, fa2
+.Lmm_dw_sp_1x4_fp16_4_k:
+    vfdotpex.s.h ft3, ft9, fa3
+.Lmm_dw_sp_1x4_fp16_4_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_sp_1x4_fp16_4_odd
+    flw ft8, 0(a0)
+    addi a0, a0, 4
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    addi a1, a1, 4
+    addi s0, s0, 4
+    addi s1, s1, 4
+    addi s2, s2, 4
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+.Lmm_dw_sp_1x4_fp16_4_odd:
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_sp_1x4_fp16_4_store
+    lhu s3, 0(a0)
+    bnez a5, .Lmm_dw_sp_1x4_fp16_4_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_sp_1x4_fp16_4_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
+    lhu s3, 0(a1)
+    fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    lhu s3, 0(s0)
+    fmv.w.x ft5, s3
+    vfdotpex.s.h ft1, ft8, ft5
+    lhu s3, 0(s1)
+    fmv.w.x ft6, s3
+    vfdotpex.s.h ft2, ft8, ft6
+    lhu s3, 0(s2)
+    fmv.w.x ft7, s3
+    vfdotpex.s.h ft3, ft8, ft7
+    j .Lmm_dw_sp_1x4_fp16_4_store
+.Lmm_dw_sp_1x4_fp16_4_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    flw ft5, -2(s0)
+    flw ft6, -2(s1)
+    flw ft7, -2(s2)
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+.Lmm_dw_sp_1x4_fp16_4_store:
+    fcvt.h.s ft0, ft0
+    fsh ft0, 0(t4)
+    fcvt.h.s ft1, ft1
+    fsh ft1, 2(t4)
+    fcvt.h.s ft2, ft2
+    fsh ft2, 4(t4)
+    fcvt.h.s ft3, ft3
+    fsh ft3, 6(t4)
+    addi t4, t4, 8
+.Lmm_dw_sp_1x4_fp16_group:
+    add t5, t5, t6
+.Lmm_dw_sp_1x4_fp16_tail:
+    beqz a3, .Lmm_dw_sp_1x4_fp16_next
+    lp.setup x1, a3, .Lmm_dw_sp_1x4_fp16_column
+    fmv.w.x ft0, zero
+    mv a0, a2
+    mv a1, t5
+    beqz a5, .Lmm_dw_sp_1x4_fp16_1_pair
+    lp.setup x0, a5, .Lmm_dw_sp_1x4_fp16_1_k
+    flw ft8, 0(a0)
+    flw ft9, 4(a0)
+    addi a0, a0, 8
+    flw ft4, 0(a1)
+    flw fa0, 4(a1)
+    addi a1, a1, 8
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_sp_1x4_fp16_1_k:
+    vfdotpex.s.h ft0, ft9, fa0
+.Lmm_dw_sp_1x4_fp16_1_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_sp_1x4_fp16_1_odd
+    flw ft8, 0(a0)
+    addi a0, a0, 4
+    flw ft4, 0(a1)
+    addi a1, a1, 4
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_sp_1x4_fp16_1_odd:
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_sp_1x4_fp16_1_store
+    lhu s3, 0(a0)
+    bnez a5, .Lmm_dw_sp_1x4_fp16_1_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_sp_1x4_fp16_1_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
+    lhu s3, 0(a1)
+    fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    j .Lmm_dw_sp_1x4_fp16_1_store
+.Lmm_dw_sp_1x4_fp16_1_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_sp_1x4_fp16_1_store:
+    fcvt.h.s ft0, ft0
+    fsh ft0, 0(t4)
+    addi t4, t4, 2
+.Lmm_dw_sp_1x4_fp16_column:
+    add t5, t5, a4
+.Lmm_dw_sp_1x4_fp16_next:
+    addi t0, t0, 1
+    bne t0, s10, .Lmm_dw_sp_1x4_fp16_wrapped
+    li t0, 0
+.Lmm_dw_sp_1x4_fp16_wrapped:
+    addi t1, t1, -1
+    bnez t1, .Lmm_dw_sp_1x4_fp16_channel
+    words lw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+    addi sp, sp, 48
+    ret
+
+mm_dw_in_grad_sp_1x4_fp16:
+    addi sp, sp, -48
+    words sw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+    li a7, 1
+    jal t5, .Ldw_setup_sp
+    li s4, 16
+.Lmm_dw_in_grad_sp_1x4_fp16_channel:
+    mul t3, t0, a6
+    add a2, s6, t3              # this channel's A
+    add t3, s7, t3              # its B at the core's first column
+    mul t4, t0, s9
+    add t4, s8, t4              # its C there
+    mv t5, t3
+    beqz t2, .Lmm_dw_in_grad_sp_1x4_fp16_tail
+    lp.setup x1, t2, .Lmm_dw_in_grad_sp_1x4_fp16_group
+    fmv.w.x ft0, zero
+    fmv.w.x ft1, zero
+    fmv.w.x ft2, zero
+    fmv.w.x ft3, zero
+    mv a0, a2
+    mv a1, t5
+    add s0, a1, a4
+    add s1, s0, a4
+    add s2, s1, a4
+    beqz a5, .Lmm_dw_in_grad_sp_1x4_fp16_4_pair
+    lp.setup x0, a5, .Lmm_dw_in_grad_sp_1x4_fp16_4_k
+    p.lw s3, -4(a0!)
+    p.lw s5, -4(a0!)
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    flw fa0, 4(a1)
+    flw fa1, 4(s0)
+    flw fa2, 4(s1)
+    flw fa3, 4(s2)
+    p.ror s3, s3, s4
+    p.ror s5, s5, s4
+    fmv.w.x ft8, s3
+    fmv.w.x ft9, s5
+    addi a1, a1, 8
+    addi s0, s0, 8
+    addi s1, s1, 8
+    addi s2, s2, 8
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+    vfdotpex.s.h ft0, ft9, fa0
+    vfdotpex.s.h ft1, ft9, fa1
+    vfdotpex.s.h ft2, ft9, fa2
+.Lmm_dw_in_grad_sp_1x4_fp16_4_k:
+    vfdotpex.s.h ft3, ft9, fa3
+.Lmm_dw_in_grad_sp_1x4_fp16_4_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_in_grad_sp_1x4_fp16_4_odd
+    p.lw s3, -4(a0!)
+    flw ft4, 0(a1)
+    flw ft5, 0(s0)
+    flw ft6, 0(s1)
+    flw ft7, 0(s2)
+    p.ror s3, s3, s4
+    fmv.w.x ft8, s3
+    addi a1, a1, 4
+    addi s0, s0, 4
+    addi s1, s1, 4
+    addi s2, s2, 4
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+.Lmm_dw_in_grad_sp_1x4_fp16_4_odd:
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_in_grad_sp_1x4_fp16_4_store
+    lhu s3, 2(a0)
+    bnez a5, .Lmm_dw_in_grad_sp_1x4_fp16_4_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_in_grad_sp_1x4_fp16_4_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
+    lhu s3, 0(a1)
+    fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    lhu s3, 0(s0)
+    fmv.w.x ft5, s3
+    vfdotpex.s.h ft1, ft8, ft5
+    lhu s3, 0(s1)
+    fmv.w.x ft6, s3
+    vfdotpex.s.h ft2, ft8, ft6
+    lhu s3, 0(s2)
+    fmv.w.x ft7, s3
+    vfdotpex.s.h ft3, ft8, ft7
+    j .Lmm_dw_in_grad_sp_1x4_fp16_4_store
+.Lmm_dw_in_grad_sp_1x4_fp16_4_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    flw ft5, -2(s0)
+    flw ft6, -2(s1)
+    flw ft7, -2(s2)
+    vfdotpex.s.h ft0, ft8, ft4
+    vfdotpex.s.h ft1, ft8, ft5
+    vfdotpex.s.h ft2, ft8, ft6
+    vfdotpex.s.h ft3, ft8, ft7
+.Lmm_dw_in_grad_sp_1x4_fp16_4_store:
+    fcvt.h.s ft0, ft0
+    fsh ft0, 0(t4)
+    fcvt.h.s ft1, ft1
+    fsh ft1, 2(t4)
+    fcvt.h.s ft2, ft2
+    fsh ft2, 4(t4)
+    fcvt.h.s ft3, ft3
+    fsh ft3, 6(t4)
+    addi t4, t4, 8
+.Lmm_dw_in_grad_sp_1x4_fp16_group:
+    add t5, t5, t6
+.Lmm_dw_in_grad_sp_1x4_fp16_tail:
+    beqz a3, .Lmm_dw_in_grad_sp_1x4_fp16_next
+    lp.setup x1, a3, .Lmm_dw_in_grad_sp_1x4_fp16_column
+    fmv.w.x ft0, zero
+    mv a0, a2
+    mv a1, t5
+    beqz a5, .Lmm_dw_in_grad_sp_1x4_fp16_1_pair
+    lp.setup x0, a5, .Lmm_dw_in_grad_sp_1x4_fp16_1_k
+    p.lw s3, -4(a0!)
+    p.lw s5, -4(a0!)
+    flw ft4, 0(a1)
+    flw fa0, 4(a1)
+    p.ror s3, s3, s4
+    p.ror s5, s5, s4
+    fmv.w.x ft8, s3
+    fmv.w.x ft9, s5
+    addi a1, a1, 8
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_in_grad_sp_1x4_fp16_1_k:
+    vfdotpex.s.h ft0, ft9, fa0
+.Lmm_dw_in_grad_sp_1x4_fp16_1_pair:
+    andi s3, a7, 2
+    beqz s3, .Lmm_dw_in_grad_sp_1x4_fp16_1_odd
+    p.lw s3, -4(a0!)
+    flw ft4, 0(a1)
+    p.ror s3, s3, s4
+    fmv.w.x ft8, s3
+    addi a1, a1, 4
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_in_grad_sp_1x4_fp16_1_odd:
+    andi s3, a7, 1
+    beqz s3, .Lmm_dw_in_grad_sp_1x4_fp16_1_store
+    lhu s3, 2(a0)
+    bnez a5, .Lmm_dw_in_grad_sp_1x4_fp16_1_word
+    andi s5, a7, 2
+    bnez s5, .Lmm_dw_in_grad_sp_1x4_fp16_1_word
+    fmv.w.x ft8, s3             # ker = 1: (a, 0)
+    lhu s3, 0(a1)
+    fmv.w.x ft4, s3
+    vfdotpex.s.h ft0, ft8, ft4
+    j .Lmm_dw_in_grad_sp_1x4_fp16_1_store
+.Lmm_dw_in_grad_sp_1x4_fp16_1_word:
+    slli s3, s3, 16
+    fmv.w.x ft8, s3              # (0, a)
+    flw ft4, -2(a1)
+    vfdotpex.s.h ft0, ft8, ft4
+.Lmm_dw_in_grad_sp_1x4_fp16_1_store:
+    fcvt.h.s ft0, ft0
+    fsh ft0, 0(t4)
+    addi t4, t4, 2
+.Lmm_dw_in_grad_sp_1x4_fp16_column:
+    add t5, t5, a4
+.Lmm_dw_in_grad_sp_1x4_fp16_next:
+    addi t0, t0, 1
+    bne t0, s10, .Lmm_dw_in_grad_sp_1x4_fp16_wrapped
+    li t0, 0
+.Lmm_dw_in_grad_sp_1x4_fp16_wrapped:
+    addi t1, t1, -1
+    bnez t1, .Lmm_dw_in_grad_sp_1x4_fp16_channel
+    words lw, sp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+    addi sp, sp, 48
     ret

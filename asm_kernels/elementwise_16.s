@@ -26,7 +26,7 @@
     deal_groups 1
 
 # src (a3) -> dst (a4) through \op (a macro of one register, if given), word pairs then halves
-.macro half_map op
+.macro half_map_16 op
     beqz t3, .Ltail\@
     add a2, a3, t2
     add a5, a4, t2
@@ -56,14 +56,14 @@
     ret
 .endm
 
-.macro relu_bits r
+.macro relu_bits_16 r
     pv.max.h \r, \r, zero
 .endm
 
 relu_fw_16:
     split_groups .Lshare, 8, 2
     words lw, a0, a3, a4         # x, y
-    half_map relu_bits
+    half_map_16 relu_bits_16
 
 relu_bw_16:
     split_groups .Lshare, 12, 2
@@ -99,4 +99,4 @@ relu_bw_16:
 copy_16:
     split_groups .Lshare, 8, 2
     words lw, a0, a3, a4         # src, dst
-    half_map
+    half_map_16

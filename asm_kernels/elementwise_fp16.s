@@ -28,7 +28,7 @@
     deal_groups 1
 
 # y = fa1 * x (packed), then y = \select y, y, x: groups of 8 from a2 = x, a5 = y
-.macro scaled_pairs select
+.macro scaled_pairs_fp16 select
     lp.setup x0, t3, .Lgroup\@
     words flw, a2, ft4, ft5, ft6, ft7
     add a2, a2, t4
@@ -43,7 +43,7 @@
 .endm
 
 # the same for the tail elements from a3 = x, a4 = y, one at a time
-.macro scaled_halves select
+.macro scaled_halves_fp16 select
     lp.setup x0, t5, .Lelement\@
     flh ft4, 0(a3)
     addi a3, a3, 2
@@ -67,14 +67,14 @@ leakyrelu_fw_fp16:
     fle.s t0, fa0, ft0
     beqz t0, 5f                  # slope > 1: the vfmin loops
     beqz t3, 2f
-    scaled_pairs vfmax.h
+    scaled_pairs_fp16 vfmax.h
 2:  beqz t5, 9f
-    scaled_halves vfmax.h
+    scaled_halves_fp16 vfmax.h
 9:  ret
 5:  beqz t3, 7f
-    scaled_pairs vfmin.h
+    scaled_pairs_fp16 vfmin.h
 7:  beqz t5, 9b
-    scaled_halves vfmin.h
+    scaled_halves_fp16 vfmin.h
     ret
 
 leakyrelu_bw_fp16:

@@ -10,7 +10,17 @@ layout) and a few constants:
 * ``<file>_16.s``, kernels ``<fp32 kernel>_16``, families ``<fp32 family>_16``: pure data
   movement and sign-bit operations, identical for both 16-bit formats (im2row, transposes,
   copy, ReLU);
-* ``convert.s``, family ``convert``: fp32 <-> fp16 and fp32 <-> bf16 for mixed-precision models.
+* ``convert_fp16.s`` / ``convert_bf16.s``, family ``convert``: fp32 <-> fp16 and fp32 <-> bf16
+  for mixed-precision models.
+
+How: element-wise, bias, SGD, loss and conversion kernels are templates here (``Source``); the
+depthwise kernels are emitted block by block (``dw_block``); im2row, the transposes and pooling
+are the fp32 files themselves with a checked list of edits (``Derived``: word moves to half
+moves, binary32 operations to 16-bit ones), so their control flow exists once.  Where a 16-bit
+kernel computes in binary32 it expands the fp32 kernel's own code from an include
+(``sigmoid.inc``, ``loss_math.inc``).  Macros a generated file defines carry its suffix, so all
+kernel files assemble together in one program.  ``half.toml`` gives each kernel the ISA it
+needs (catalogue key ``isa``).
 
 Layout: 16-bit arrays are dense, little-endian halves (element i at byte 2i), the argument
 structures are the fp32 kernels' (``structs.toml``): same fields, same element counts.  The
@@ -21,8 +31,8 @@ default presets); a packed pair uses both lanes.
 
 Rounding: every operation rounds once to the 16-bit format, nearest even (frm = 0), in the
 order trainlib's golden model (``trainlib.golden``, 16-bit ``arith``) uses, so element-wise
-results are bit-exact; reductions (bias gradient, MSE) accumulate exact products in binary32
-with ``vfdotpex.s`` and round once at the end, which is closer to the exact value than the
+results are bit-exact; reductions (bias gradient, MSE, depthwise) accumulate exact products in
+binary32 with ``vfdotpex.s`` and round once at the end, which is closer to the exact value than the
 golden model's sequential 16-bit sum and stays within ``golden.tolerance``.
 
 ``python -m asm_kernels.half_gen`` rewrites the ``.s`` files and ``half.toml``; a test checks
@@ -49,15 +59,17 @@ class Fmt:
     what: str           # its name in comments
     one: int            # bits of 1.0
     ninf: int           # bits of -inf
+    isa: str            # what its kernels need (catalogue key isa): flh / fsh are Xf16's
 
     @property
     def subs(self) -> dict[str, str]:
-        return {"p": self.prec, "f": self.f, "what": self.what,
+        return {"p": self.prec, "f": self.f, "what": self.what, "isa": self.isa,
                 "one2": hex(self.one * 0x10001), "ninf": hex(0xFFFF0000 | self.ninf)}
 
 
-FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00)
-BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80)
+FP16 = Fmt("fp16", "h", "IEEE binary16", 0x3C00, 0xFC00, "rv32imfc_xpulpv2_xf16_xfvec")
+BF16 = Fmt("bf16", "ah", "bfloat16", 0x3F80, 0xFF80,
+           "rv32imfc_xpulpv2_xf16_xf16alt_xfvec")
 FORMATS = (FP16, BF16)
 
 
@@ -87,6 +99,15 @@ class Source:
         if self.shared:
             return [("16", "16-bit (binary16 and bfloat16 alike)", {"p": "16"})]
         return [(fm.prec, fm.what, fm.subs) for fm in FORMATS]
+
+
+def own_macros(text: str, suffix: str) -> str:
+    """``text`` with every macro it defines renamed ``<name>_<suffix>``: the kernel files of a
+    program are assembled as one source (trainlib.driver), where a 16-bit file and its fp32
+    original must not define the same macro twice."""
+    for name in re.findall(r"(?m)^\.macro\s+(\w+)", text):
+        text = re.sub(rf"(?<![\w.]){name}\b", f"{name}_{suffix}", text)
+    return text
 
 
 N1 = ("n >= 1",)
@@ -342,7 +363,7 @@ add_{p}:
 
 EXP_ENTER = r"""
 # Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
-# constants into them (loss.s's exp_enter)
+# constants into them (as loss.s does)
 .macro exp_enter
     addi sp, sp, -48
     jal t5, .Lsave_fs
@@ -353,33 +374,9 @@ EXP_ENTER = r"""
     expf_routine .Lexpf
 """
 
-SIGMOID_FW = r"""
-# y = 1 / (1 + exp(-x)): x widened to binary32, loss.s's expf, one binary32 division, rounded
-# once to {what}; elements dealt one by one (the body dwarfs a pointer bump)
-sigmoid_fw_{p}:
-    exp_enter
-    split_groups .Lshare, 8, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4         # x, y
-    add a3, a3, t2
-    add a4, a4, t2
-    lp.setup x0, t3, 1f
-    flh fa0, 0(a3)
-    add a3, a3, t4
-    fcvt.s.{f} fa0, fa0
-    fneg.s fa0, fa0
-    jal t6, .Lexpf               # exp(-x): inf below x = -88.7, +0 above 103.9
-    fadd.s fa0, fa0, fs4         # 1 + exp(-x) (fs4 = 1)
-    fdiv.s fa0, fs4, fa0
-    fcvt.{f}.s fa0, fa0
-    fsh fa0, 0(a4)
-1:  add a4, a4, t4
-9:  j .Lrestore_fs_ret
-"""
-
 ACTIVATION = Source("activation", (
     K("sigmoid_fw", "act", "elements", N1,
-      "y = 1/(1+exp(-x)) in binary32 (loss.s's expf, a division), rounded once"),
+      "y = 1/(1+exp(-x)): activation.s's binary32 code on the widened x, rounded once"),
     K("sigmoid_bw", "sigmoid_bw", "elements", N1,
       "dx = dy * (y * (1 - y)), three rounded operations as the golden model orders them"),
     K("mul", "mul", "elements", N1, "out = a * b element-wise, two lanes per vfmul"),
@@ -389,17 +386,19 @@ ACTIVATION = Source("activation", (
 #   sigmoid_bw_{p}   dx = dy * (y * (1 - y))     (y: the forward OUTPUT)
 #   mul_{p}          out = a * b
 #
-# sigmoid_fw computes in binary32 (loss.s's expf and a division, within ~2 ulp of binary32) and
-# rounds once to {what}, as the golden model rounds its float64 value: equal except where the
-# binary32 value sits within its error of a {what} tie (then one ulp apart).  sigmoid_bw and
-# mul round every operation once to {what}, in trainlib.golden's order: bit-exact.
-# Scheduling: groups of eight elements (four packed words) dealt round robin, loads first, as
-# in activation.s; the last core takes the tail one element at a time.
+# sigmoid_fw runs activation.s's binary32 code (sigmoid.inc: expf without a division, within
+# 2 ulp of binary32) on the widened x and rounds once to {what}, as the golden model rounds
+# its float64 value: equal except where the binary32 value sits within its error of a {what}
+# tie (then one ulp apart).  sigmoid_bw and mul round every operation once to {what}, in
+# trainlib.golden's order: bit-exact.
+# Scheduling: sigmoid_fw deals single elements, as activation.s; the others groups of eight
+# elements (four packed words) round robin, loads first; the last core takes the tail one
+# element at a time.
 #
 # sigmoid_fw_{p}: a0 -> {{x, y, n}}; sigmoid_bw_{p}: {{y, dy, dx, n}}; mul_{p}: {{a, b, out, n}}.
 # a1 = number of cores.
     .include "common.inc"
-    .include "loss_math.inc"
+    .include "sigmoid.inc"
     .text
     .globl sigmoid_fw_{p}
     .globl sigmoid_bw_{p}
@@ -407,7 +406,11 @@ ACTIVATION = Source("activation", (
 
 .Lshare:
     deal_groups 1
-""" + EXP_ENTER + SIGMOID_FW + r"""
+
+# y = 1 / (1 + exp(-x)): activation.s's binary32 code on the widened x, the result rounded once
+sigmoid_fw_{p}:
+    split_groups .Lshare, 8, 0
+    sigmoid_fw_body flh, fsh, fcvt.s.{f}, fcvt.{f}.s
 
 # y -> y * (1 - y), each step rounded (fa2 = 1.0 in both lanes, ft8 scratch)
 .macro sigmoid_slope r
@@ -444,7 +447,8 @@ BIAS = Source("bias", (
 # segment by channel segment, b[c] loaded once per segment and added to both lanes of each
 # word (vfadd.r), eight elements per hardware-loop iteration, then the segment's leftover
 # elements one by one (a channel of odd HW leaves the next one starting mid-word: those word
-# accesses straddle two words, correct and a cycle slower).
+# accesses straddle two words, correct and a cycle slower).  HW = 1 (a linear layer) is a plain
+# vector add of b onto y, eight elements per iteration, as in bias.s.
 # bias_grad: whole channels dealt round robin (bias.s's reasons); per channel four binary32
 # accumulators, each vfdotpex.s.{f} adding the two elements of a word times (1, 1) exactly, eight
 # elements per iteration, the HW % 8 left with a zero upper lane (lhu + fmv.w.x); the four are
@@ -456,14 +460,21 @@ BIAS = Source("bias", (
     .globl bias_add_{p}
     .globl bias_grad_{p}
 
-# y (a2) += fa0 (lane 0, replicated) over \n elements, a2 advanced; clobbers t0, \rest, ft0-ft3
-.macro add_run n, rest
+# y (a2) += v over \n elements, a2 advanced: v = fa0's lane 0 in every element (vfadd.r), or
+# without \b the stream at a3 (advanced too).  Clobbers t0, \rest, ft0-ft7.
+.macro add_run n, rest, b
     srli t0, \n, 3
     andi \rest, \n, 7
     beqz t0, .Lgroups_done\@
     lp.setup x0, t0, .Lgroup\@
     words flw, a2, ft0, ft1, ft2, ft3
+    .ifb \b
+    words flw, a3, ft4, ft5, ft6, ft7
+    addi a3, a3, 16
+    lanes vfadd.{f}
+    .else
     lanes vfadd.r.{f}, fa0
+    .endif
     words fsw, a2, ft0, ft1, ft2, ft3
 .Lgroup\@:
     addi a2, a2, 16
@@ -472,7 +483,13 @@ BIAS = Source("bias", (
     lp.setup x0, \rest, .Lone\@
     flh ft0, 0(a2)
     addi a2, a2, 2
+    .ifb \b
+    flh ft4, 0(a3)
+    addi a3, a3, 2
+    vfadd.{f} ft0, ft0, ft4
+    .else
     vfadd.r.{f} ft0, ft0, fa0
+    .endif
 .Lone\@:
     fsh ft0, -2(a2)
 .Ldone\@:
@@ -492,6 +509,8 @@ bias_add_{p}:
     words lw, a0, a2, a3         # y, b
     slli t6, t4, 1
     add a2, a2, t6               # &y[lo]
+    li t0, 1
+    beq t1, t0, 20f              # HW = 1: plain vector add
     divu t0, t4, t1              # c = lo / HW
     mul t3, t0, t1
     sub t3, t4, t3               # p = lo - c HW
@@ -501,11 +520,15 @@ bias_add_{p}:
     p.minu t3, t3, t5            # segment length
 1:  flh fa0, 0(a3)               # b[c]
     addi a3, a3, 2
-    add_run t3, t2
+    add_run t3, t2, b
     sub t5, t5, t3               # elements left
     p.minu t3, t1, t5            # next segment: a whole channel, or what is left of the chunk
     bnez t5, 1b
 9:  ret
+
+20: add a3, a3, t6               # HW = 1: b[lo..hi) onto y[lo..hi)
+    add_run t5, t5
+    ret
 
 bias_grad_{p}:
     lw t0, 8(a0)                 # C
@@ -622,20 +645,20 @@ sgd_update_{p}:
 
 
 # ---------------------------------------------------------------------------- conversions
-def convert_text() -> str:
-    """fp32 <-> fp16 and fp32 <-> bf16: one file, the two formats' kernels from one template."""
-    head = r"""# Conversions between binary32 and the 16-bit formats (family convert), for
-# mixed-precision models: trainlib inserts them between layers of different precisions.
+def convert_text(fm: Fmt) -> str:
+    """fp32 <-> one 16-bit format (a file per format: each needs only its own extension)."""
+    head = r"""# Conversions between binary32 and {what} (family convert), for mixed-precision
+# models: trainlib inserts them between layers of different precisions (convert_fp16.s /
+# convert_bf16.s, one file per format so that each needs only its own extension).
 #
-#   fp32_to_fp16, fp32_to_bf16   dst = src rounded to the 16-bit format (nearest even): two
-#                                elements per vfcpka.h.s / vfcpka.ah.s, the packed pair stored
-#                                as one word
-#   fp16_to_fp32, bf16_to_fp32   dst = src widened to binary32 (exact): fcvt.s.h / fcvt.s.ah
+#   fp32_to_{p}   dst = src rounded to {what} (nearest even): two elements per vfcpka.{f}.s,
+#                 the packed pair stored as one word
+#   {p}_to_fp32   dst = src widened to binary32 (exact): fcvt.s.{f}
 #
 # Scheduling: groups of eight (narrowing) or four (widening) elements dealt round robin to the
 # cores as in elementwise.s, loads first; the last core takes the tail one element at a time.
 #
-# a0 -> struct copy {src, dst, n}; a1 = number of cores.
+# a0 -> struct copy {{src, dst, n}}; a1 = number of cores.
     .include "common.inc"
     .text
 
@@ -715,17 +738,14 @@ fp32_to_{p}:
 3:  addi a4, a4, 4
 9:  ret
 """
-    return GENERATED + head + "".join(body.format(**fm.subs) for fm in FORMATS)
+    return GENERATED + (head + body).format(**fm.subs)
 
 
-def convert_kernels() -> list[dict]:
-    out = []
-    for fm in FORMATS:
-        out.append(dict(name=f"fp32_to_{fm.prec}", doc=f"dst = src rounded to {fm.what} "
-                        f"(nearest even), two per vfcpka.{fm.f}.s"))
-        out.append(dict(name=f"{fm.prec}_to_fp32", doc=f"dst = src ({fm.what}) widened to "
-                        f"binary32, exact (fcvt.s.{fm.f})"))
-    return out
+def convert_kernels(fm: Fmt) -> list[dict]:
+    return [dict(name=f"fp32_to_{fm.prec}", doc=f"dst = src rounded to {fm.what} (nearest "
+                 f"even), two per vfcpka.{fm.f}.s"),
+            dict(name=f"{fm.prec}_to_fp32", doc=f"dst = src ({fm.what}) widened to binary32, "
+                 f"exact (fcvt.s.{fm.f})")]
 
 
 # ---------------------------------------------------------------------------- losses
@@ -828,69 +848,13 @@ mse_grad_{p}:
     map2 vfsub.{f}, post=times_c, esz=2, ld=flh, st=fsh
 
 # ---------------------------------------------------------------------------- cross entropy
-# The next element of this core, widened: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
-.macro next_zy y, m
-    flh fa0, 0(a3)
-    flh \y, 0(a4)
-    add a3, a3, t4
-    add a4, a4, t4
-    fcvt.s.{f} fa0, fa0
-    fcvt.s.{f} \y, \y
-    fsub.s fa0, fa0, \m
-.endm
-
 ce_partial_{p}:
     exp_enter
-    split_groups .Lshare, 12, 0
-    words lw, a0, a3, a4         # z, y
-    add a3, a3, t2
-    add a4, a4, t2
-    li t0, 0xff800000
-    fmv.w.x ft0, t0              # m = -inf
-    fmv.w.x ft1, zero            # s
-    fmv.w.x ft2, zero            # sy
-    fmv.w.x ft3, zero            # u
-    beqz t3, 3f
-    mv a5, a3
-    lp.setup x0, t3, 1f          # the core's max logit
-    flh ft4, 0(a5)
-    add a5, a5, t4
-    fcvt.s.{f} ft4, ft4
-1:  fmax.s ft0, ft0, ft4
-    lp.setup x0, t3, 2f
-    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
-    fadd.s ft2, ft2, ft5         # sy += y
-    fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
-    jal t6, .Lexpf
-2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
-3:  core_id t0
-    slli t0, t0, 4
-    lw a5, 8(a0)
-    add a5, a5, t0
-    words fsw, a5, ft0, ft1, ft2, ft3
-    j .Lrestore_fs_ret
+    ce_partial_body .Lshare, .Lexpf, .Lrestore_fs_ret, flh, fcvt.s.{f}
 
 ce_grad_{p}:
     exp_enter
-    lw t0, 16(a0)                # stats = [loss, M, S, sy] (binary32)
-    flw ft0, 4(t0)
-    flw ft1, 8(t0)
-    flw ft2, 12(t0)
-    fdiv.s ft1, ft2, ft1         # sy / S
-    split_groups .Lshare, 12, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4, a5     # z, y, dz
-    add a3, a3, t2
-    add a4, a4, t2
-    add a5, a5, t2
-    lp.setup x0, t3, 1f
-    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
-    jal t6, .Lexpf
-    fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
-    fcvt.{f}.s fa0, fa0
-    fsh fa0, 0(a5)
-1:  add a5, a5, t4
-9:  j .Lrestore_fs_ret
+    ce_grad_body .Lshare, .Lexpf, .Lrestore_fs_ret, flh, fsh, fcvt.s.{f}, fcvt.{f}.s
 """)
 
 # ---------------------------------------------------------------------------- depthwise
@@ -954,24 +918,39 @@ def dw_block(tag: str, v: int, flipped: bool, f: str) -> list[str]:
     return out
 
 
-def dw_kernel(name: str, flipped: bool, f: str) -> list[str]:
-    """A whole kernel: set-up, then per channel its groups of four columns and the M % 4 tail
-    columns one by one."""
+def dw_kernel(name: str, flipped: bool, f: str, columns: bool = False) -> list[str]:
+    """A whole kernel: set-up, then per channel its groups of four columns and the leftover
+    columns one by one.  ``columns``: every core does every channel on its own block of columns
+    (starting at channel core % N and wrapping), else each core does whole channels."""
     tag = name
-    out = ["", f"{name}:", "    addi sp, sp, -24", "    words sw, sp, s0, s1, s2, s3, s4, s5",
-           f"    li a7, {int(flipped)}", "    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
+    saved = "s0, s1, s2, s3, s4, s5" + (", s6, s7, s8, s9, s10" if columns else "")
+    frame = 48 if columns else 24
+    out = ["", f"{name}:", f"    addi sp, sp, -{frame}", f"    words sw, sp, {saved}",
+           f"    li a7, {int(flipped)}"]
+    if columns:
+        out += ["    jal t5, .Ldw_setup_sp"]
+    else:
+        out += ["    jal t5, .Ldw_setup", f"    bgeu t0, t1, .L{tag}_done"]
     if flipped:
         out += ["    li s4, 16"]
-    out += [f".L{tag}_channel:", "    mv t5, t3", f"    beqz t2, .L{tag}_tail",
-            f"    lp.setup x1, t2, .L{tag}_group"]
+    out += [f".L{tag}_channel:"]
+    if columns:
+        out += ["    mul t3, t0, a6", "    add a2, s6, t3              # this channel's A",
+                "    add t3, s7, t3              # its B at the core's first column",
+                "    mul t4, t0, s9", "    add t4, s8, t4              # its C there"]
+    out += ["    mv t5, t3", f"    beqz t2, .L{tag}_tail", f"    lp.setup x1, t2, .L{tag}_group"]
     out += dw_block(f"{tag}_4", 4, flipped, f)
     out += [f".L{tag}_group:", "    add t5, t5, t6", f".L{tag}_tail:",
             f"    beqz a3, .L{tag}_next", f"    lp.setup x1, a3, .L{tag}_column"]
     out += dw_block(f"{tag}_1", 1, flipped, f)
-    out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:",
-            "    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
-            f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:",
-            "    words lw, sp, s0, s1, s2, s3, s4, s5", "    addi sp, sp, 24", "    ret"]
+    out += [f".L{tag}_column:", "    add t5, t5, a4", f".L{tag}_next:"]
+    if columns:
+        out += ["    addi t0, t0, 1", f"    bne t0, s10, .L{tag}_wrapped", "    li t0, 0",
+                f".L{tag}_wrapped:", "    addi t1, t1, -1", f"    bnez t1, .L{tag}_channel"]
+    else:
+        out += ["    add a2, a2, a6", "    add t3, t3, a6", "    addi t0, t0, 1",
+                f"    bltu t0, t1, .L{tag}_channel", f".L{tag}_done:"]
+    out += [f"    words lw, sp, {saved}", f"    addi sp, sp, {frame}", "    ret"]
     return out
 
 
@@ -979,14 +958,18 @@ def depthwise_text(fm: Fmt) -> str:
     head = r"""# {what} depthwise "matmuls" (depthwise.s's mm_dw family on packed pairs;
 # PULP-TrainLib's mm_dw_fp16_SIMD / mm_dw_in_grad_fp16_SIMD):
 #
-#   mm_dw_{p}:          C[k*M + j] = sum_{{t<ker}} A[k*ker + t]         * B[j*K + k*ker + t]
-#   mm_dw_in_grad_{p}:  C[k*M + j] = sum_{{t<ker}} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
+#   mm_dw_{p}, mm_dw_sp_1x4_{p}:
+#       C[k*M + j] = sum_{{t<ker}} A[k*ker + t]         * B[j*K + k*ker + t]
+#   mm_dw_in_grad_{p}, mm_dw_in_grad_sp_1x4_{p}:
+#       C[k*M + j] = sum_{{t<ker}} A[k*ker + ker-1 - t] * B[j*K + k*ker + t]
 #
 # for every channel k < N and column j < M, A, B, C {what}.  Rounding: each sum accumulated
 # in binary32 by vfdotpex.s.{f}, one k pair per instruction (both products exact, fma(a1, b1,
 # a0*b0) rounded to binary32 and added rounded), the odd last k as a pair whose other lane
 # holds a zero weight, then rounded once to {what} (the matmul_fp16 family's order).
-# Scheduling: channels split over the cores in contiguous blocks (depthwise.s); per channel the
+# Scheduling: channels split over the cores in contiguous blocks (depthwise.s), or, for the _sp
+# kernels, every channel on every core over its own block of columns (depthwise_sp.s: tiles of
+# fewer channels than cores keep every core busy); per channel the
 # columns in groups of four (hardware loop 1), two k pairs per iteration of hardware loop 0
 # (each A word loaded once for the four columns' B words: 23 instructions for 16 MACs, 26
 # flipped, no load-use stall), then a leftover pair and the odd last k (A as (0, a) against the
@@ -1001,6 +984,8 @@ def depthwise_text(fm: Fmt) -> str:
     .text
     .globl mm_dw_{p}
     .globl mm_dw_in_grad_{p}
+    .globl mm_dw_sp_1x4_{p}
+    .globl mm_dw_in_grad_sp_1x4_{p}
 
 # Set-up, called with `jal t5` (a7 = 1: flipped).  Returns t0 = first channel, t1 = end
 # channel, a2 = this channel's first A word read (flipped: the word of its last two weights),
@@ -1034,9 +1019,46 @@ def depthwise_text(fm: Fmt) -> str:
     andi a3, a3, 3
     slli t6, a4, 2
     jr t5
+
+# The columns split's set-up (jal t5, a7 = 1: flipped): every core does every channel on its
+# block of ceil(M / cores) columns [j0, j1), from channel core % N on (cores that all began
+# with channel 0 would load the same A word in the same cycle: depthwise_sp.s).  Returns
+# t0 = first channel, t1 = N (channels to do), s10 = N, s6 = A (flipped: + the offset of a
+# channel's last word), s7 = &B[j0*K], s8 = &C[j0], s9 = 2M, t2 / a3 = groups of four / leftover
+# columns of the block (none for a core past M), a4, a5, a6, a7, t6 as .Ldw_setup.
+.Ldw_setup_sp:
+    lw a3, 16(a0)                # M
+    block_split t0, t1, a3, t2, t6   # this core's columns [t0, t1); t6 = core id
+    sub t1, t1, t0
+    p.max t1, t1, zero           # its number of columns
+    lw s10, 12(a0)               # N
+    remu t6, t6, s10             # first channel
+    words lw, a0, s6, s7, s8     # A, B, C
+    lw a4, 20(a0)                # K
+    lw a5, 24(a0)                # ker
+    slli a4, a4, 1
+    slli a6, a5, 1
+    mul t2, t0, a4
+    add s7, s7, t2
+    slli t2, t0, 1
+    add s8, s8, t2
+    slli s9, a3, 1
+    mv t0, t6
+    beqz a7, 1f
+    add s6, s6, a6
+    addi s6, s6, -4
+1:  andi a7, a5, 3
+    srli a5, a5, 2
+    srli t2, t1, 2
+    andi a3, t1, 3
+    slli t6, a4, 2
+    mv t1, s10
+    jr t5
 """.format(**fm.subs)
     body = dw_kernel(f"mm_dw_{fm.prec}", False, fm.f)
     body += dw_kernel(f"mm_dw_in_grad_{fm.prec}", True, fm.f)
+    body += dw_kernel(f"mm_dw_sp_1x4_{fm.prec}", False, fm.f, columns=True)
+    body += dw_kernel(f"mm_dw_in_grad_sp_1x4_{fm.prec}", True, fm.f, columns=True)
     return GENERATED + head + "\n".join(body) + "\n"
 
 
@@ -1044,12 +1066,18 @@ DW_CONSTRAINTS = ("N >= 1", "M >= 1", "ker_size >= 1", "K >= N * ker_size")
 
 
 def depthwise_kernels(fm: Fmt) -> list[dict]:
-    return [dict(name=f"mm_dw_{fm.prec}", doc=f"{fm.what} depthwise forward / weight gradient: "
-                 "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop; channels split "
+    loop = "binary32 sums by vfdotpex.s, 4 columns x 2 k pairs per loop"
+    return [dict(name=f"mm_dw_{fm.prec}", parallel="channels",
+                 doc=f"{fm.what} depthwise forward / weight gradient: {loop}; channels split "
                  "over cores"),
-            dict(name=f"mm_dw_in_grad_{fm.prec}", doc=f"{fm.what} depthwise input gradient "
-                 "(weights flipped per channel, lanes swapped by p.ror): binary32 sums by "
-                 "vfdotpex.s, 4 columns x 2 k pairs per loop; channels split over cores")]
+            dict(name=f"mm_dw_in_grad_{fm.prec}", parallel="channels",
+                 doc=f"{fm.what} depthwise input gradient (weights flipped per channel, lanes "
+                 f"swapped by p.ror): {loop}; channels split over cores"),
+            dict(name=f"mm_dw_sp_1x4_{fm.prec}", parallel="columns",
+                 doc=f"{fm.what} depthwise forward / weight gradient: {loop}; columns split "
+                 "over cores (every core does every channel)"),
+            dict(name=f"mm_dw_in_grad_sp_1x4_{fm.prec}", parallel="columns",
+                 doc=f"{fm.what} depthwise input gradient: {loop}; columns split over cores")]
 
 
 # ---------------------------------------------------------------------------- data movement
@@ -1087,7 +1115,7 @@ class Derived:
             out = out.replace(old, new.format(**subs))
         for e in self.entries:
             out = re.sub(rf"(?m)^(\s*\.globl |){e}(:?)$", rf"\g<1>{e}_{suffix}\2", out)
-        return GENERATED + out
+        return GENERATED + own_macros(out, suffix)
 
     def kernels(self) -> list[dict]:
         data = tomllib.loads((HERE / self.source.replace(".s", ".toml")).read_text())
@@ -1134,13 +1162,20 @@ POOLING = Derived("pooling.s", "pooling", (
     "maxpool_fw", "avgpool_fw", "maxpool_bw", "avgpool_bw"), (
     ("s0 = 4*W", "s0 = 2*W", 1),
     ("a6 = 4*H*W", "a6 = 2*H*W", 1),
-    ("computed as sum * (1 / (Hk*Wk))", "computed as sum / (Hk*Wk) in binary32", 1),
+    ("computed as sum * (1 / (Hk*Wk))",
+     "computed as sum / (Hk*Wk) in binary32 (a multiplication\n"
+     "#                by 2^-k when Hk*Wk = 2^k)", 1),
     ("slli s0, s2, 2", "slli s0, s2, 1", 1),
     ("# fa1 = 1 / (Hk*Wk) (clobbers t0, ft0)\n.Linv_area:\n    mul t0, s3, s4\n"
      "    fcvt.s.w ft0, t0\n    fli fa1, 0x3f800000\n    fdiv.s fa1, fa1, ft0\n",
-     "# fa1 = Hk*Wk, binary32 (clobbers t0)\n.Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n",
-     1),
-    ("jal t6, .Linv_area", "jal t6, .Larea", 2),
+     "# fa1 = Hk*Wk, binary32; when it is a power of two 2^k (and a7 = 1 on entry), also\n"
+     "# fa2 = 2^-k and a7 = 2: the quotient is then one exact multiplication (clobbers t0, t2)\n"
+     ".Larea:\n    mul t0, s3, s4\n    fcvt.s.w fa1, t0\n    p.cnt t2, t0\n"
+     "    p.bneimm t2, 1, 1f\n    p.ff1 t0, t0\n    li t2, 127\n    sub t2, t2, t0\n"
+     "    slli t2, t2, 23\n    fmv.w.x fa2, t2\n    li a7, 2\n1:\n", 1),
+    ("    pool_enter 8\n    jal t6, .Linv_area", "    pool_enter 8\n    li a7, 1\n"
+     "    jal t6, .Larea", 1),
+    ("jal t6, .Linv_area", "jal t6, .Larea", 1),
     ("slli t4, t4, 2", "slli t4, t4, 1", 1),
     ("flw ft1, 0(t6)", "flh ft1, 0(t6)", 3),
     ("addi t6, t6, 4", "addi t6, t6, 2", 3),
@@ -1151,7 +1186,8 @@ POOLING = Derived("pooling.s", "pooling", (
     ("window_fold fmax.s", "window_fold fmax.{f}", 1),
     ("window_fold fadd.s", "window_fold fadd.{f}", 1),
     ("    fmul.s ft0, ft0, fa1\n4:  fsw ft0, 0(a5)\n    addi a5, a5, 4\n",
-     "    fcvt.s.{f} ft0, ft0\n    fdiv.s ft0, ft0, fa1\n    fcvt.{f}.s ft0, ft0\n"
+     "    fcvt.s.{f} ft0, ft0\n    p.bneimm a7, 2, 5f\n    fmul.s ft0, ft0, fa2\n    j 6f\n"
+     "5:  fdiv.s ft0, ft0, fa1\n6:  fcvt.{f}.s ft0, ft0\n"
      "4:  fsh ft0, 0(a5)\n    addi a5, a5, 2\n", 1),
     ("flt.s a6, ft0, ft1", "flt.{f} a6, ft0, ft1", 1),
     ("fmax.s ft0, ft0, ft1", "fmax.{f} ft0, ft0, ft1", 1),
@@ -1162,8 +1198,9 @@ POOLING = Derived("pooling.s", "pooling", (
     ("srli t1, a6, 2", "srli t1, a6, 1", 2),
     ("zeros t1, t0                 #", "zeros t1, t0, 2, p.sh        #", 2),
     ("    flw ft2, 0(a5)\n    addi a5, a5, 4\n    fmul.s ft2, ft2, fa1         # dy / (Hk*Wk)\n",
-     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    fdiv.s ft2, ft2, fa1\n"
-     "    fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
+     "    flh ft2, 0(a5)\n    addi a5, a5, 2\n    fcvt.s.{f} ft2, ft2\n    p.bneimm a7, 2, 5f\n"
+     "    fmul.s ft2, ft2, fa2\n    j 6f\n5:  fdiv.s ft2, ft2, fa1\n"
+     "6:  fcvt.{f}.s ft2, ft2          # dy / (Hk*Wk), rounded once\n", 1),
     ("    fadd.s ft1, ft1, ft2\n1:  fsw ft1, -4(t6)\n",
      "    fadd.{f} ft1, ft1, ft2\n1:  fsh ft1, -2(t6)\n", 1),
 ), "# {what} max and average pooling, forward and backward, CHW: pooling.s on 16-bit elements,\n"
@@ -1182,11 +1219,12 @@ SOURCES = (ELEMENTWISE_16, ELEMENTWISE, ACTIVATION, BIAS, OPTIMIZER, LOSS)
 
 
 def _toml_entry(name: str, file: str, family: str, args: str, parallel: str,
-                constraints: tuple[str, ...], doc: str) -> list[str]:
+                constraints: tuple[str, ...], doc: str, isa: str | None = None) -> list[str]:
     cons = ", ".join(f'"{c}"' for c in constraints)
-    return ["[[kernel]]", f'name = "{name}"', f'file = "{file}"', f'entry = "{name}"',
-            f'family = "{family}"', f'args = "{args}"', f'parallel = "{parallel}"',
-            f"constraints = [{cons}]", f'doc = "{doc}"', ""]
+    return (["[[kernel]]", f'name = "{name}"', f'file = "{file}"', f'entry = "{name}"',
+             f'family = "{family}"', f'args = "{args}"', f'parallel = "{parallel}"',
+             f"constraints = [{cons}]"] + ([f'isa = "{isa}"'] if isa else [])
+            + [f'doc = "{doc}"', ""])
 
 
 def outputs() -> dict[Path, str]:
@@ -1199,10 +1237,11 @@ def outputs() -> dict[Path, str]:
     for src in SOURCES:
         for suffix, what, subs in src.variants():
             file = f"{src.stem}_{suffix}.s"
-            files[HERE / file] = GENERATED + src.text.format(**subs)
+            files[HERE / file] = GENERATED + own_macros(src.text.format(**subs), suffix)
             for k in src.kernels:
                 toml += _toml_entry(f"{k.stem}_{suffix}", file, f"{src.stem}_{suffix}", k.args,
-                                    k.parallel, k.constraints, f"{what}: {k.doc}")
+                                    k.parallel, k.constraints, f"{what}: {k.doc}",
+                                    subs.get("isa"))
     for d in DERIVED:
         for suffix, what, subs in d.variants():
             file = d.source.replace(".s", f"_{suffix}.s")
@@ -1211,16 +1250,19 @@ def outputs() -> dict[Path, str]:
                 doc = d.docs.get(k["name"], k["doc"])
                 toml += _toml_entry(f"{k['name']}_{suffix}", file, f"{d.family}_{suffix}",
                                     k["args"], k["parallel"], tuple(k["constraints"]),
-                                    f"{what}: {doc}")
+                                    f"{what}: {doc}", subs.get("isa"))
     for fm in FORMATS:
         file = f"depthwise_{fm.prec}.s"
         files[HERE / file] = depthwise_text(fm)
         for k in depthwise_kernels(fm):
-            toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", "channels",
-                                DW_CONSTRAINTS, k["doc"])
-    files[HERE / "convert.s"] = convert_text()
-    for k in convert_kernels():
-        toml += _toml_entry(k["name"], "convert.s", "convert", "copy", "elements", N1, k["doc"])
+            toml += _toml_entry(k["name"], file, f"depthwise_{fm.prec}", "mm_dw", k["parallel"],
+                                DW_CONSTRAINTS, k["doc"], fm.isa)
+    for fm in FORMATS:
+        file = f"convert_{fm.prec}.s"
+        files[HERE / file] = convert_text(fm)
+        for k in convert_kernels(fm):
+            toml += _toml_entry(k["name"], file, "convert", "copy", "elements", N1, k["doc"],
+                                fm.isa)
     files[HERE / "half.toml"] = "\n".join(toml)
     return files
 

@@ -51,14 +51,14 @@
 
 # One axis (h: the words at \stride, \pad, \k(a0) = stride_h, pad_top, Hk; w: the next ones)
 # of the shared body: \a = output step, \b = offset, \d = source dilation.  Clobbers t0, t1.
-.macro axis_fw a, b, d, stride, pad
+.macro axis_fw_16 a, b, d, stride, pad
     lw \a, \stride(a0)           # a = stride
     lw t0, \pad(a0)
     sub \b, zero, t0             # b = -pad
     li \d, 1                     # d = 1
 .endm
 
-.macro axis_ig a, b, d, stride, pad, k
+.macro axis_ig_16 a, b, d, stride, pad, k
     li \a, 1                     # a = 1
     lw t0, \pad(a0)
     lw t1, \k(a0)
@@ -70,15 +70,15 @@
 im2row_16:
     addi sp, sp, -FRAME16
     jal t5, .Lsave
-    axis_fw s1, s2, s3, 36, 44
-    axis_fw a2, a3, a4, 40, 48
+    axis_fw_16 s1, s2, s3, 36, 44
+    axis_fw_16 a2, a3, a4, 40, 48
     j .Li2r_body
 
 im2row_ig_16:
     addi sp, sp, -FRAME16
     jal t5, .Lsave
-    axis_ig s1, s2, s3, 36, 44, 20
-    axis_ig a2, a3, a4, 40, 48, 24
+    axis_ig_16 s1, s2, s3, 36, 44, 20
+    axis_ig_16 a2, a3, a4, 40, 48, 24
 
 # s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
 .Li2r_body:

@@ -172,47 +172,9 @@ reduce_sum:
 9:  ret
 
 # ---------------------------------------------------------------------------- cross entropy
-# The next element of this core: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
-.macro next_zy y, m
-    flw fa0, 0(a3)
-    flw \y, 0(a4)
-    add a3, a3, t4
-    add a4, a4, t4
-    fsub.s fa0, fa0, \m
-.endm
-
 ce_partial:
     exp_enter
-    split_groups .Lshare, 12, 0
-    words lw, a0, a3, a4         # z, y
-    add a3, a3, t2
-    add a4, a4, t2
-    li t0, 0xff800000
-    fmv.w.x ft0, t0              # m = -inf
-    fmv.w.x ft1, zero            # s
-    fmv.w.x ft2, zero            # sy
-    fmv.w.x ft3, zero            # u
-    beqz t3, 3f
-    mv a5, a3
-    lp.setup x0, t3, 1f          # the core's max logit
-    flw ft4, 0(a5)
-    add a5, a5, t4
-1:  fmax.s ft0, ft0, ft4
-    lp.setup x0, t3, 2f
-    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
-    fadd.s ft2, ft2, ft5         # sy += y
-    fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
-    jal t6, .Lexpf
-2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
-3:  core_id t0
-    slli t0, t0, 4
-    lw a5, 8(a0)
-    add a5, a5, t0
-    fsw ft0, 0(a5)
-    fsw ft1, 4(a5)
-    fsw ft2, 8(a5)
-    fsw ft3, 12(a5)
-    j .Lrestore_fs_ret
+    ce_partial_body .Lshare, .Lexpf, .Lrestore_fs_ret
 
 ce_combine:
     core_id t0
@@ -257,21 +219,4 @@ ce_combine:
 
 ce_grad:
     exp_enter
-    lw t0, 16(a0)                # stats = [loss, M, S, sy]
-    flw ft0, 4(t0)
-    flw ft1, 8(t0)
-    flw ft2, 12(t0)
-    fdiv.s ft1, ft2, ft1         # sy / S
-    split_groups .Lshare, 12, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4, a5     # z, y, dz
-    add a3, a3, t2
-    add a4, a4, t2
-    add a5, a5, t2
-    lp.setup x0, t3, 1f
-    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
-    jal t6, .Lexpf
-    fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
-    fsw fa0, 0(a5)
-1:  add a5, a5, t4
-9:  j .Lrestore_fs_ret
+    ce_grad_body .Lshare, .Lexpf, .Lrestore_fs_ret

@@ -35,8 +35,8 @@
     deal_groups 1
 
 # Spill fs0-fs11 into a new 48-byte frame (.Lrestore_fs_ret pops it), then load the expf
-# constants into them (loss.s's exp_enter)
-.macro exp_enter
+# constants into them (as loss.s does)
+.macro exp_enter_bf16
     addi sp, sp, -48
     jal t5, .Lsave_fs
     jal t6, .Lexp_consts
@@ -83,7 +83,7 @@ mse_partial_bf16:
     fsw ft0, 0(a5)               # every core writes its slot (0 when idle)
     ret
 
-.macro times_c r
+.macro times_c_bf16 r
     vfmul.ah \r, fa0, \r
 .endm
 
@@ -95,69 +95,13 @@ mse_grad_bf16:
     vfcpka.ah.s fa0, fa0, fa0   # c: rounded to bfloat16, both lanes
     li t5, 3
     jal t6, .Lshare
-    map2 vfsub.ah, post=times_c, esz=2, ld=flh, st=fsh
+    map2 vfsub.ah, post=times_c_bf16, esz=2, ld=flh, st=fsh
 
 # ---------------------------------------------------------------------------- cross entropy
-# The next element of this core, widened: fa0 = z - \m, \y = y (a3 = z, a4 = y, advanced by t4)
-.macro next_zy y, m
-    flh fa0, 0(a3)
-    flh \y, 0(a4)
-    add a3, a3, t4
-    add a4, a4, t4
-    fcvt.s.ah fa0, fa0
-    fcvt.s.ah \y, \y
-    fsub.s fa0, fa0, \m
-.endm
-
 ce_partial_bf16:
-    exp_enter
-    split_groups .Lshare, 12, 0
-    words lw, a0, a3, a4         # z, y
-    add a3, a3, t2
-    add a4, a4, t2
-    li t0, 0xff800000
-    fmv.w.x ft0, t0              # m = -inf
-    fmv.w.x ft1, zero            # s
-    fmv.w.x ft2, zero            # sy
-    fmv.w.x ft3, zero            # u
-    beqz t3, 3f
-    mv a5, a3
-    lp.setup x0, t3, 1f          # the core's max logit
-    flh ft4, 0(a5)
-    add a5, a5, t4
-    fcvt.s.ah ft4, ft4
-1:  fmax.s ft0, ft0, ft4
-    lp.setup x0, t3, 2f
-    next_zy ft5, ft0             # fa0 = z - m, ft5 = y
-    fadd.s ft2, ft2, ft5         # sy += y
-    fmadd.s ft3, ft5, fa0, ft3   # u += y (z - m)
-    jal t6, .Lexpf
-2:  fadd.s ft1, ft1, fa0         # s += exp(z - m)
-3:  core_id t0
-    slli t0, t0, 4
-    lw a5, 8(a0)
-    add a5, a5, t0
-    words fsw, a5, ft0, ft1, ft2, ft3
-    j .Lrestore_fs_ret
+    exp_enter_bf16
+    ce_partial_body .Lshare, .Lexpf, .Lrestore_fs_ret, flh, fcvt.s.ah
 
 ce_grad_bf16:
-    exp_enter
-    lw t0, 16(a0)                # stats = [loss, M, S, sy] (binary32)
-    flw ft0, 4(t0)
-    flw ft1, 8(t0)
-    flw ft2, 12(t0)
-    fdiv.s ft1, ft2, ft1         # sy / S
-    split_groups .Lshare, 12, 0
-    beqz t3, 9f
-    words lw, a0, a3, a4, a5     # z, y, dz
-    add a3, a3, t2
-    add a4, a4, t2
-    add a5, a5, t2
-    lp.setup x0, t3, 1f
-    next_zy ft3, ft0             # fa0 = z - M, ft3 = y
-    jal t6, .Lexpf
-    fmsub.s fa0, fa0, ft1, ft3   # exp(z - M) sy / S - y
-    fcvt.ah.s fa0, fa0
-    fsh fa0, 0(a5)
-1:  add a5, a5, t4
-9:  j .Lrestore_fs_ret
+    exp_enter_bf16
+    ce_grad_body .Lshare, .Lexpf, .Lrestore_fs_ret, flh, fsh, fcvt.s.ah, fcvt.ah.s

@@ -21,7 +21,7 @@
     deal_groups 1
 
 # g (\g) += wd * w (\w); w -= lr * g, with fa0 = lr, fa1 = wd (both lanes), \t scratch
-.macro sgd_step w, g, t
+.macro sgd_step_fp16 w, g, t
     vfmul.h \t, fa1, \w
     vfadd.h \g, \g, \t
     vfmul.h \t, fa0, \g
@@ -41,10 +41,10 @@ sgd_update_fp16:
     lp.setup x0, t3, 2f
     words flw, a5, ft0, ft1, ft2, ft3
     words flw, a6, ft4, ft5, ft6, ft7
-    sgd_step ft0, ft4, ft8
-    sgd_step ft1, ft5, ft9
-    sgd_step ft2, ft6, ft10
-    sgd_step ft3, ft7, ft11
+    sgd_step_fp16 ft0, ft4, ft8
+    sgd_step_fp16 ft1, ft5, ft9
+    sgd_step_fp16 ft2, ft6, ft10
+    sgd_step_fp16 ft3, ft7, ft11
     words fsw, a6, ft4, ft5, ft6, ft7
     add a6, a6, t4
     words fsw, a5, ft0, ft1, ft2, ft3
@@ -55,7 +55,7 @@ sgd_update_fp16:
     lp.setup x0, t5, 4f
     flh ft0, 0(a3)
     flh ft4, 0(a4)
-    sgd_step ft0, ft4, ft8
+    sgd_step_fp16 ft0, ft4, ft8
     fsh ft4, 0(a4)
     fsh ft0, 0(a3)
     addi a4, a4, 2

@@ -10,7 +10,8 @@
 #   image; bottom / right padding is implied by Ho, Wo.
 #   maxpool_fw   y[c][ho][wo] = max of the window (padding never wins: it is skipped)
 #   avgpool_fw   y[c][ho][wo] = (sum of the window) / (Hk*Wk)  (padding counts as zeros, like
-#                torch's count_include_pad=True), computed as sum / (Hk*Wk) in binary32
+#                torch's count_include_pad=True), computed as sum / (Hk*Wk) in binary32 (a multiplication
+#                by 2^-k when Hk*Wk = 2^k)
 #   maxpool_bw   dx = 0, then dx[argmax of each window] += dy[c][ho][wo]; the argmax is
 #                recomputed from x (no stored mask), the first maximum in row-major order
 #   avgpool_bw   dx = 0, then every in-image element of each window += dy[c][ho][wo] / (Hk*Wk)
@@ -46,10 +47,20 @@
     mul a6, s0, s1
     jr t6
 
-# fa1 = Hk*Wk, binary32 (clobbers t0)
+# fa1 = Hk*Wk, binary32; when it is a power of two 2^k (and a7 = 1 on entry), also
+# fa2 = 2^-k and a7 = 2: the quotient is then one exact multiplication (clobbers t0, t2)
 .Larea:
     mul t0, s3, s4
     fcvt.s.w fa1, t0
+    p.cnt t2, t0
+    p.bneimm t2, 1, 1f
+    p.ff1 t0, t0
+    li t2, 127
+    sub t2, t2, t0
+    slli t2, t2, 23
+    fmv.w.x fa2, t2
+    li a7, 2
+1:
     jr t6
 
 .Lsave:                          # spill s0-s11 into the 48-byte frame at sp; returns through t5
@@ -63,7 +74,7 @@
 
 # Spill s0-s11 into a new 48-byte frame (.Lrestore_ret pops it), then the geometry from the 11
 # words at \offset(a0) (.Lgeom)
-.macro pool_enter offset
+.macro pool_enter_bf16 offset
     addi sp, sp, -48
     jal t5, .Lsave
     addi t0, a0, \offset
@@ -72,7 +83,7 @@
 
 # The part of a window [\o, \o + \k) inside [0, \n): \first = max(-\o, 0), its first index
 # from \o, and \count = min(\n - \o, \k) - \first indices.
-.macro clip first, count, o, n, k
+.macro clip_bf16 first, count, o, n, k
     sub \first, zero, \o
     p.max \first, \first, zero
     sub \count, \n, \o
@@ -82,10 +93,10 @@
 
 # Output row a4 of the channel at s11: t2 = window rows inside the image, t1 = the first of
 # them at column 0, t3 = x0 of wo = 0, a1 = Wo (columns left).  Clobbers t0.
-.macro window_rows
+.macro window_rows_bf16
     mul t0, a4, s7
     sub t0, t0, s9               # y0
-    clip t1, t2, t0, s1, s3      # t1 = first window row inside, t2 = rows inside
+    clip_bf16 t1, t2, t0, s1, s3      # t1 = first window row inside, t2 = rows inside
     add t0, t0, t1
     mul t0, t0, s0
     add t1, s11, t0              # their first row at column 0
@@ -94,15 +105,15 @@
 .endm
 
 # The window at x0 = t3 of those rows: t5 = columns inside, t4 = its first element inside.
-.macro window_cols
-    clip t4, t5, t3, s2, s4      # t4 = first window column inside, t5 = columns inside
+.macro window_cols_bf16
+    clip_bf16 t4, t5, t3, s2, s4      # t4 = first window column inside, t5 = columns inside
     add t4, t4, t3
     slli t4, t4, 1
     add t4, t4, t1               # first element inside
 .endm
 
 # ft0 = \insn(ft0, every element of the window) (clobbers ft1, t6; advances t4 by its rows)
-.macro window_fold insn
+.macro window_fold_bf16 insn
     lp.setup x1, t2, .Lrow\@
     mv t6, t4
     lp.setup x0, t5, .Lcolumn\@
@@ -115,14 +126,14 @@
 .endm
 
 # The backward kernels' channels (of t1) [a2, a3) for this core, or return.  Clobbers t0, t3.
-.macro bw_channels
+.macro bw_channels_bf16
     block_split a2, a3, t1, t3, t0
     bgeu a2, a3, .Lrestore_ret
 .endm
 
 # a5 += 4 * (first channel a2) * Ho * Wo: dy of this core's first channel (contiguous from
 # here).  Clobbers t0.
-.macro dy_of_first_channel
+.macro dy_of_first_channel_bf16
     mul t0, a2, s5
     mul t0, t0, s6
     slli t0, t0, 1
@@ -136,7 +147,7 @@ maxpool_fw_bf16:
 avgpool_fw_bf16:
     li a7, 1
 .Lpool_fw:
-    pool_enter 8
+    pool_enter_bf16 8
     fli fa0, 0xffffff80          # max: start from -inf
     beqz a7, 1f
     fmv.ah.x fa0, zero           # avg: start from 0
@@ -154,17 +165,20 @@ avgpool_fw_bf16:
     mul t0, t5, a6
     add s11, t4, t0              # channel base in x
 .Lfw_unit:
-    window_rows
+    window_rows_bf16
 .Lfw_wo:
-    window_cols
+    window_cols_bf16
     fmv.s ft0, fa0
     bnez a7, 3f
-    window_fold fmax.ah
+    window_fold_bf16 fmax.ah
     j 4f
-3:  window_fold fadd.ah
+3:  window_fold_bf16 fadd.ah
     fcvt.s.ah ft0, ft0
-    fdiv.s ft0, ft0, fa1
-    fcvt.ah.s ft0, ft0
+    p.bneimm a7, 2, 5f
+    fmul.s ft0, ft0, fa2
+    j 6f
+5:  fdiv.s ft0, ft0, fa1
+6:  fcvt.ah.s ft0, ft0
 4:  fsh ft0, 0(a5)
     addi a5, a5, 2
     add t3, t3, s8               # next window column
@@ -180,13 +194,13 @@ avgpool_fw_bf16:
 
 # ---------------------------------------------------------------------------- max backward
 maxpool_bw_bf16:
-    pool_enter 12
-    bw_channels
+    pool_enter_bf16 12
+    bw_channels_bf16
     words lw, a0, t4, a5, a7     # x, dy, dx
     sub a7, a7, t4               # dx - x: turns an x address into its dx address
     mul t0, a2, a6
     add s11, t4, t0              # channel base in x
-    dy_of_first_channel
+    dy_of_first_channel_bf16
     fli fa0, 0xffffff80          # -inf
 .Lmb_chan:
     add t0, s11, a7
@@ -194,9 +208,9 @@ maxpool_bw_bf16:
     zeros t1, t0, 2, p.sh        # dx channel = 0
     li a4, 0                     # ho
 .Lmb_ho:
-    window_rows
+    window_rows_bf16
 .Lmb_wo:
-    window_cols
+    window_cols_bf16
     fmv.s ft0, fa0
     mv a0, t4                    # argmax address
     lp.setup x1, t2, 2f
@@ -230,27 +244,31 @@ maxpool_bw_bf16:
 
 # ---------------------------------------------------------------------------- average backward
 avgpool_bw_bf16:
-    pool_enter 8
+    pool_enter_bf16 8
+    li a7, 1
     jal t6, .Larea
-    bw_channels
+    bw_channels_bf16
     words lw, a0, a5, t4         # dy, dx
     mul t0, a2, a6
     add s11, t4, t0              # channel base in dx
-    dy_of_first_channel
+    dy_of_first_channel_bf16
 .Lab_chan:
     mv t0, s11
     srli t1, a6, 1
     zeros t1, t0, 2, p.sh        # dx channel = 0
     li a4, 0
 .Lab_ho:
-    window_rows
+    window_rows_bf16
 .Lab_wo:
-    window_cols
+    window_cols_bf16
     flh ft2, 0(a5)
     addi a5, a5, 2
     fcvt.s.ah ft2, ft2
-    fdiv.s ft2, ft2, fa1
-    fcvt.ah.s ft2, ft2          # dy / (Hk*Wk), rounded once
+    p.bneimm a7, 2, 5f
+    fmul.s ft2, ft2, fa2
+    j 6f
+5:  fdiv.s ft2, ft2, fa1
+6:  fcvt.ah.s ft2, ft2          # dy / (Hk*Wk), rounded once
     lp.setup x1, t2, 2f
     mv t6, t4
     lp.setup x0, t5, 1f

@@ -8,7 +8,7 @@ pair with zero upper lanes; the sum rounded once to the format), emulated exactl
 must agree with within ``golden.tolerance`` (k = ker).
 Shapes: ker 1..9 and 25 (odd: the single last k; rows of A and B starting mid-word), M 1..9
 (every column-group tail), N below and above the core count, K > N*ker (a padded B row), on 1,
-2, 3, 5, 8 cores.
+2, 3, 5, 8 cores; the _sp kernels (columns split) also with fewer columns than cores.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def run(name, prec, N, M, ker, extra, cores, seed=0):
 
 
 @pytest.mark.parametrize("prec", PRECS)
-@pytest.mark.parametrize("kind", ["mm_dw", "mm_dw_in_grad"])
+@pytest.mark.parametrize("kind", ["mm_dw", "mm_dw_in_grad", "mm_dw_sp_1x4",
+                                  "mm_dw_in_grad_sp_1x4"])
 def test_matches_golden(kind, prec):
     for j, shape in enumerate(SHAPES):
         run(f"{kind}_{prec}", prec, *shape, cores=CORES[j % 5], seed=j)
@@ -73,12 +74,14 @@ def test_matches_golden(kind, prec):
 def _baseline_cases():
     cases = {}
     for prec in PRECS:
-        for kind in ("mm_dw", "mm_dw_in_grad"):
+        for kind in ("mm_dw", "mm_dw_in_grad", "mm_dw_sp_1x4", "mm_dw_in_grad_sp_1x4"):
             name = f"{kind}_{prec}"
             # DS-CNN-like forward tile: 16 channels, 3x3 kernel, 8x8 output, on 8 cores
             cases[f"{name}/N16_M64_ker9_c8"] = lambda n=name, p=prec: run(n, p, 16, 64, 9, 0, 8)
             # weight-gradient shape: ker = Ho*Wo = 64, M = 9
             cases[f"{name}/N16_M9_ker64_c8"] = lambda n=name, p=prec: run(n, p, 16, 9, 64, 0, 8)
+            # a tile of 3 channels (fewer than the cores), 14x14 output
+            cases[f"{name}/N3_M196_ker9_c8"] = lambda n=name, p=prec: run(n, p, 3, 196, 9, 0, 8)
     return cases
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from asm_kernels import half_gen
-from asm_kernels.catalogue import catalogue, variant
+from asm_kernels.catalogue import catalogue, kernel_dir, variant
 
 
 def test_generated_files_are_current():
@@ -69,3 +69,18 @@ def test_isa_without_the_format_is_refused_before_the_run(name, isa, ext):
     args = {f: (np.zeros(4, np.uint16) if kind == "ptr" else 1) for f, kind in k.args.fields}
     with pytest.raises(AsmError, match=rf"{k.file}:\d+:\d+: .*extension ({ext})\b"):
         run_kernel(k.name, args, cores=2, xpulp=isa)
+
+
+def test_every_16_bit_file_assembles_for_its_catalogue_isa():
+    """A core with exactly the extensions a kernel's catalogue isa names runs it: its file
+    assembles for that ISA (the binary16 files without Xf16alt, the shared ones with no
+    smallFloat extension at all)."""
+    from toolchain.asm import assemble
+    files = {}
+    for k in catalogue().values():
+        if k.file.endswith(("_fp16.s", "_bf16.s", "_16.s")) and "matmul" not in k.file:
+            assert files.setdefault(k.file, k.isa) == k.isa, k.file
+    assert len(files) == 19
+    for file, isa in sorted(files.items()):
+        assemble(kernel_dir().joinpath(file).read_text(), filename=file, family=isa,
+                 include_dirs=[kernel_dir()])
