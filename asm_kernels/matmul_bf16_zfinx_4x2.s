@@ -2,13 +2,13 @@
 # out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
 # accumulated in binary32 by vfdotpex.s.ah, one k pair per instruction, then rounded once to
 # bfloat16. On a core with a single register file (zfinx, as PULP-TrainLib's): the pairs and the
-# binary32 sums live in the x registers, loaded with lw / lh, stored with sh. Main block 4 x 2 (k
-# pairs unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 4
+# binary32 sums live in the x registers, loaded with p.lw / lh, stored with sh. Main block 4 x 2
+# (k pairs unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 4
 # rows / 2 columns.
 #
 # Scheduling: the transpose of 2 x 4, as mmhx_4x2 with vfdotpex.s.ah. Single register file: the
 # pointers, pairs and binary32 sums share the 19 x registers the driver leaves (the strip saves
-# the driver's s4-s11 and ra when it uses them).
+# the driver's s4-s11 and ra when it uses them); the pairs are loaded with post-increment p.lw.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 24*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored

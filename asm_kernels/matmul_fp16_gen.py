@@ -177,6 +177,26 @@ class BStrip(HStrip):
                 f"    sh {tmps[0]}, {off}({ptr})"]
 
 
+@dataclass(frozen=True)
+class BLaneStrip(HLaneStrip):
+    """The bfloat16 lane-accumulating strip routine (``vfmac.ah``): PULP-TrainLib's default
+    arithmetic (its ``fp16`` type is ``float16alt``); the 16 bits of C move through an x
+    register (no flh / fsh without Xf16)."""
+
+    MAC: ClassVar[str] = "vfmac.ah {c}, {a}, {b}"
+    FMT: ClassVar[str] = "ah"
+    ACCUMULATES_IN: ClassVar[str] = "bfloat16 lanes"
+
+    def store_c(self, acc: str, off: int, ptr: str, tmps: tuple[str, str], ftmp: str
+                ) -> list[str]:
+        """lane 0 + lane 1, rounded to bfloat16."""
+        lo, hi = tmps
+        return [f"    fmv.x.w {lo}, {acc}", f"    srli {hi}, {lo}, 16",
+                f"    fmv.ah.x {acc}, {lo}", f"    fmv.ah.x {ftmp}, {hi}",
+                f"    fadd.ah {acc}, {acc}, {ftmp}", f"    fmv.x.ah {lo}, {acc}",
+                f"    sh {lo}, {off}({ptr})"]
+
+
 class _OneRegisterFile:
     """What differs on a core with a single register file (zfinx): 16-bit values are loaded
     and stored from the x registers directly (``lh`` / ``sh``; the conversions read the low
@@ -278,8 +298,32 @@ class Fp16LaneFamily(Fp16Family):
                 "end, as PULP-TrainLib's fp16 SIMD kernels accumulate")
 
 
+@dataclass(frozen=True)
+class Bf16LaneFamily(Fp16LaneFamily):
+    """The bfloat16-lane-accumulating (vfmac.ah) kernels of one block shape."""
+
+    strip_type: ClassVar[type[Strip]] = BLaneStrip
+    family: ClassVar[str] = "matmul_bf16"
+    fmt_name: ClassVar[str] = "bfloat16"
+    isa: ClassVar[str] = "rv32imfc_xpulpv2_xf16alt_xfvec"
+
+    @property
+    def prefix(self) -> str:
+        return f"mmbl_{self.name}"
+
+    @property
+    def file(self) -> str:
+        return f"matmul_bf16_lanes_{self.name}.s"
+
+    @property
+    def rounding(self) -> str:
+        return ("each output accumulated in two bfloat16 lanes by vfmac.ah (lane 0 the even k, "
+                "lane 1 the odd k, one rounding per product), the lanes added by fadd.ah at the "
+                "end: the arithmetic of PULP-TrainLib's default fp16 (bfloat16) SIMD kernels")
+
+
 ONE_REGFILE = ("  On a core with a single register file (zfinx, as PULP-TrainLib's): the pairs "
-               "and the binary32 sums live in the x registers, loaded with lw / lh, stored with "
+               "and the binary32 sums live in the x registers, loaded with p.lw / lh, stored with "
                "sh.")
 
 
@@ -367,7 +411,8 @@ FAMILIES = (
 
 
 X_NOTE = ("  Single register file: the pointers, pairs and binary32 sums share the 19 x registers "
-          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them).")
+          "the driver leaves (the strip saves the driver's s4-s11 and ra when it uses them); "
+          "the pairs are loaded with post-increment p.lw.")
 
 # The single-register-file binary16 kernels: the naive loop, PULP-TrainLib's 2 x 4 and its
 # transpose, and 2 x 2.  With B stored M x K a u x v block needs u + v pointers: 2 x 4 takes 6,
@@ -399,6 +444,10 @@ BF16_FAMILIES = (
         "vfdotpex.s.ah.")),
     Bf16Family(6, 4, uk=8, scheduling=(
         "Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah.")),
+    Bf16LaneFamily(2, 4, scheduling=(
+        "Scheduling: as mmb_2x4, with vfmac.ah into packed bfloat16 accumulators.")),
+    Bf16LaneFamily(4, 6, uk=8, scheduling=(
+        "Scheduling: as mmb_4x6, with vfmac.ah into packed bfloat16 accumulators.")),
     Bf16XFamily(1, 1, uk=1, tag="naive", scheduling=(
         "Scheduling: one output at a time, one k pair per loop iteration." + X_NOTE)),
     Bf16XFamily(2, 4, scheduling=(

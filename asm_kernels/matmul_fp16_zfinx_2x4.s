@@ -2,14 +2,15 @@
 # and out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
 # accumulated in binary32 by vfdotpex.s.h, one k pair per instruction, then rounded once to IEEE
 # binary16. On a core with a single register file (zfinx, as PULP-TrainLib's): the pairs and the
-# binary32 sums live in the x registers, loaded with lw / lh, stored with sh. Main block 2 x 4 (k
-# pairs unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 2
+# binary32 sums live in the x registers, loaded with p.lw / lh, stored with sh. Main block 2 x 4
+# (k pairs unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 2
 # rows / 4 columns.
 #
 # Scheduling: PULP-TrainLib's mm_fp16_SIMD_2x4 block: per k pair 6 word loads feed 8 vfdotpex.s.h
 # (16 MACs); the 2 A pairs held, the 4 B pairs streamed through a rotating pool of 3 registers.
 # Single register file: the pointers, pairs and binary32 sums share the 19 x registers the driver
-# leaves (the strip saves the driver's s4-s11 and ra when it uses them).
+# leaves (the strip saves the driver's s4-s11 and ra when it uses them); the pairs are loaded with
+# post-increment p.lw.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 24*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored

@@ -769,9 +769,10 @@ class XFamily(Family):
         p = self.prefix
         return (f"{p}_n / {p}_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B "
                 f"stored M x K when trans_B), fp32 on a core with a single register file "
-                f"(zfinx: FP values in the x registers, loaded with lw, stored with sw, as on "
-                f"PULP-TrainLib's cores); main block {self.u} x {self.v} (K unrolled "
-                f"x{self.uk}), rows (_n) or columns (_m) of C split over the cores in whole "
+                f"(zfinx: FP values in the x registers, loaded with post-increment p.lw, "
+                f"stored with sw, as on PULP-TrainLib's cores); main block {self.u} x {self.v} "
+                f"(K unrolled x{self.uk}), rows (_n) or columns (_m) of C split over the cores "
+                f"in whole "
                 f"groups of {self.u} rows / {self.v} columns.")
 
 

@@ -1,7 +1,8 @@
 # mmx_1x8_n / mmx_1x8_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
 # when trans_B), fp32 on a core with a single register file (zfinx: FP values in the x registers,
-# loaded with lw, stored with sw, as on PULP-TrainLib's cores); main block 1 x 8 (K unrolled x4),
-# rows (_n) or columns (_m) of C split over the cores in whole groups of 1 rows / 8 columns.
+# loaded with post-increment p.lw, stored with sw, as on PULP-TrainLib's cores); main block 1 x 8
+# (K unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 1 rows /
+# 8 columns.
 #
 # Scheduling: PULP-TrainLib's 1 x 8: 9 loads for 8 multiply-adds per K step; the A value held, the
 # 8 B values streamed through a rotating pool (with B stored M x K the 8 row pointers leave 2

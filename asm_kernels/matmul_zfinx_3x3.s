@@ -1,7 +1,8 @@
 # mmx_3x3_n / mmx_3x3_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
 # when trans_B), fp32 on a core with a single register file (zfinx: FP values in the x registers,
-# loaded with lw, stored with sw, as on PULP-TrainLib's cores); main block 3 x 3 (K unrolled x4),
-# rows (_n) or columns (_m) of C split over the cores in whole groups of 3 rows / 3 columns.
+# loaded with post-increment p.lw, stored with sw, as on PULP-TrainLib's cores); main block 3 x 3
+# (K unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 3 rows /
+# 3 columns.
 #
 # Scheduling: the largest block the single register file holds for both B layouts: 9 accumulators,
 # the 3 A values of a step held, the 3 B values streamed through a rotating pool; 6 loads for 9

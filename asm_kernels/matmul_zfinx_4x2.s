@@ -1,7 +1,8 @@
 # mmx_4x2_n / mmx_4x2_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
 # when trans_B), fp32 on a core with a single register file (zfinx: FP values in the x registers,
-# loaded with lw, stored with sw, as on PULP-TrainLib's cores); main block 4 x 2 (K unrolled x4),
-# rows (_n) or columns (_m) of C split over the cores in whole groups of 4 rows / 2 columns.
+# loaded with post-increment p.lw, stored with sw, as on PULP-TrainLib's cores); main block 4 x 2
+# (K unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 4 rows /
+# 2 columns.
 #
 # Scheduling: PULP-TrainLib's 4 x 2: 6 loads for 8 multiply-adds per K step; the 2 B values held,
 # the 4 A values streamed through a rotating pool. With one register file the pointers and the FP

@@ -1,8 +1,8 @@
 # mmx_naive_n / mmx_naive_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M
 # x K when trans_B), fp32 on a core with a single register file (zfinx: FP values in the x
-# registers, loaded with lw, stored with sw, as on PULP-TrainLib's cores); main block 1 x 1 (K
-# unrolled x1), rows (_n) or columns (_m) of C split over the cores in whole groups of 1 rows / 1
-# columns.
+# registers, loaded with post-increment p.lw, stored with sw, as on PULP-TrainLib's cores); main
+# block 1 x 1 (K unrolled x1), rows (_n) or columns (_m) of C split over the cores in whole groups
+# of 1 rows / 1 columns.
 #
 # Scheduling: one output at a time, one K step per loop iteration (two loads, one multiply-add,
 # the pointer bumps between them): the non-blocked reference of the single-register-file family.
