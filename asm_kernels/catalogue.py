@@ -16,6 +16,14 @@ other file declares ``[[kernel]]`` entries:
                 x registers) and the optional extensions it uses (``_xf16``, ``_xfvec`` ...)
     doc         one line: what it computes
 
+Kernel files may ``.include`` the shared macro files (``*.inc``) of this directory, which
+``kernel_dir()`` names for the assembler wherever the package is installed.
+
+Every kernel is an SPMD function: all cores call it with the argument pointer in a0 and the
+number of cores in a1 (the hart id comes from mhartid); it takes its slice, returns with ``ret``,
+follows the ilp32f calling convention (s0-s11, fs0-fs11 and sp preserved) and never waits in a
+barrier itself (the caller does).
+
 16-bit kernels (``asm_kernels/half_gen.py``, ``matmul_fp16_gen.py``): the counterpart of fp32
 kernel ``k`` in binary16 is ``k_fp16`` (family ``<fp32 family>_fp16``), in bfloat16 ``k_bf16``
 (family ``<fp32 family>_bf16``); a kernel that only moves 16-bit data or looks at bits (im2row,
@@ -25,14 +33,6 @@ argument structures are the fp32 kernel's: same fields and element counts, the p
 binary32, see ``loss_fp16.s``).  ``variant(k, precision)`` names the kernel to call.  Family
 ``convert`` (``fp32_to_fp16``, ``fp16_to_fp32``, ``fp32_to_bf16``, ``bf16_to_fp32``, struct
 copy) converts tensors between layers of different precisions.
-
-Kernel files may ``.include`` the shared macro files (``*.inc``) of this directory, which
-``kernel_dir()`` names for the assembler wherever the package is installed.
-
-Every kernel is an SPMD function: all cores call it with the argument pointer in a0 and the
-number of cores in a1 (the hart id comes from mhartid); it takes its slice, returns with ``ret``,
-follows the ilp32f calling convention (s0-s11, fs0-fs11 and sp preserved) and never waits in a
-barrier itself (the caller does).
 """
 
 from __future__ import annotations
@@ -109,6 +109,32 @@ def kernel_dir() -> Traversable:
     return resources.files("asm_kernels")
 
 
+PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+def variant(name: str, precision: str) -> str:
+    """The kernel computing what fp32 kernel ``name`` computes, on data of ``precision``:
+    ``name`` itself for fp32, else ``name_fp16`` / ``name_bf16`` (arithmetic in that format),
+    else ``name_16`` (16-bit data movement, both formats), else ``name`` when the fp32 kernel
+    works on binary32 values whatever the layer's precision (the losses' combines, which read
+    binary32 partial sums).  KeyError when the catalogue has none of them."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision {precision!r}: one of {', '.join(PRECISIONS)}")
+    cat = catalogue()
+    if precision == "fp32":
+        return kernel(name).name
+    for cand in (f"{name}_{precision}", f"{name}_16"):
+        if cand in cat:
+            return cand
+    if name in BINARY32_IN_EVERY_PRECISION:
+        return name
+    raise KeyError(f"no {precision} variant of kernel {name!r} in the catalogue")
+
+
+# fp32 kernels that serve the 16-bit layers too: they read and write only binary32 words
+BINARY32_IN_EVERY_PRECISION = frozenset({"reduce_sum", "ce_combine"})
+
+
 @functools.cache
 def structs() -> dict[str, Struct]:
     data = tomllib.loads(kernel_dir().joinpath("structs.toml").read_text())
@@ -161,56 +187,6 @@ def kernel(name: str) -> Kernel:
         return catalogue()[name]
     except KeyError:
         raise KeyError(f"no kernel {name!r}; known: {', '.join(sorted(catalogue()))}") from None
-
-
-def usable(k: Kernel | str, isa: str) -> bool:
-    """Whether a core whose ISA string is ``isa`` (a preset's ``xpulp``) runs kernel ``k`` as
-    written: the same register-file model (a zfinx core has no f registers; a core with them
-    does not take FP operands from the x registers), the same Xpulp family, and every optional
-    extension the kernel uses.  This is what a tuner filters its candidates with, so that it
-    tunes under the preset's model."""
-    k = kernel(k) if isinstance(k, str) else k
-    need, have = k.selection, parse_selection(isa)
-    return (need.zfinx == have.zfinx and need.fp <= have.fp and need.family == have.family
-            and need.extensions <= have.extensions)
-
-
-def program_isa(k: Kernel | str, isa: str) -> str:
-    """The ISA to assemble and run kernel ``k`` with on a core configured with ``isa``: that
-    ISA with the kernel's register-file model (so that both models' kernels can be measured
-    under one timing preset, as ``bench/kernels.py`` does)."""
-    k = kernel(k) if isinstance(k, str) else k
-    have = parse_selection(isa)
-    if k.selection.zfinx == have.zfinx:
-        return isa
-    zfinx = k.selection.zfinx
-    return Selection(have.family, have.extensions, have.fp, zfinx).name
-
-
-PRECISIONS = ("fp32", "fp16", "bf16")
-
-
-def variant(name: str, precision: str) -> str:
-    """The kernel computing what fp32 kernel ``name`` computes, on data of ``precision``:
-    ``name`` itself for fp32, else ``name_fp16`` / ``name_bf16`` (arithmetic in that format),
-    else ``name_16`` (16-bit data movement, both formats), else ``name`` when the fp32 kernel
-    works on binary32 values whatever the layer's precision (the losses' combines, which read
-    binary32 partial sums).  KeyError when the catalogue has none of them."""
-    if precision not in PRECISIONS:
-        raise ValueError(f"precision {precision!r}: one of {', '.join(PRECISIONS)}")
-    cat = catalogue()
-    if precision == "fp32":
-        return kernel(name).name
-    for cand in (f"{name}_{precision}", f"{name}_16"):
-        if cand in cat:
-            return cand
-    if name in BINARY32_IN_EVERY_PRECISION:
-        return name
-    raise KeyError(f"no {precision} variant of kernel {name!r} in the catalogue")
-
-
-# fp32 kernels that serve the 16-bit layers too: they read and write only binary32 words
-BINARY32_IN_EVERY_PRECISION = frozenset({"reduce_sum", "ce_combine"})
 
 
 def usable(k: Kernel | str, isa: str) -> bool:
