@@ -4,18 +4,18 @@ A layer computing in fp16 or bf16 is lowered exactly as in fp32 (``trainlib.lowe
 ``in_precision`` rewrites the spec: every tensor and scratch buffer holds 16-bit elements, and
 every call takes the 16-bit counterpart of its fp32 kernel from the catalogue:
 
-* the counterpart of a kernel of family ``F`` lives in family ``F_fp16`` / ``F_bf16``, or in a
-  16-bit data-movement family shared by both formats (a family whose name has ``16`` in it but
-  names neither format: data movement does not depend on the format), with the same argument
-  structure; it is the kernel whose name, without its format tag (``fp16``, ``bf16``, ``f16``,
-  ``h``, ``16``), is the fp32 kernel's name, else the one with the same register block and
-  parallel dimension (``mm_naive_n`` -> ``mmh_naive_n``);
+* the counterpart of a kernel is the catalogue's ``variant`` (``k_fp16`` / ``k_bf16``, ``k_16``
+  for data movement shared by both formats, or ``k`` itself for a kernel that reads and writes
+  binary32 words in every precision); else a kernel of family ``F_fp16`` / ``F_bf16`` or of a
+  shared 16-bit family with the same argument structure, whose name without its format tag
+  (``fp16``, ``bf16``, ``f16``, ``h``, ``16``) is the fp32 kernel's, or with the same register
+  block and parallel dimension (``mm_naive_n`` -> ``mmh_naive_n``);
 * the main matmul takes the chosen kernel of family ``matmul_<precision>``.  Where such a
   kernel only takes a transposed B (``trans_B == 1``) and the step's product has B untransposed
   (K x M with K, M > 1), the tile transposes B into a scratch buffer first, with the 16-bit
-  ``transpose`` kernel; where it reads rows padded to an even K and K is odd, the tile pads
-  the rows of A and B (``_pad_rows``: zero fill and transposes).  Those calls are part of the
-  step and of its cycles.
+  ``transpose`` kernel; the packed kernels read rows padded to an even K, so with K odd the
+  tile pads the rows of A and B (``_pad_rows``: a zero row, transposes).  Those calls are
+  part of the step and of its cycles.
 
 A kernel the catalogue lacks makes the step's calls raise ``NotAvailable`` naming the kernel
 family it needs (``unavailable`` turns that into the plan's refusal): nothing computes on the
