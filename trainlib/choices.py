@@ -98,14 +98,14 @@ class ChoiceTable:
         lines = [f'format = "{FORMAT}"', ""]
         if self.meta:
             lines.append("[meta]")
-            lines += [f"{k} = {_toml(v)}" for k, v in self.meta.items()]
+            lines += [f"{k} = {toml_value(v)}" for k, v in self.meta.items()]
             lines.append("")
         for c in self.entries.values():
             lines.append("[[choice]]")
             for k in ("layer", "step", "kernel", "tile", "signature", "cycles"):
                 v = getattr(c, k)
                 if v is not None:
-                    lines.append(f"{k} = {_toml(v)}")
+                    lines.append(f"{k} = {toml_value(v)}")
             lines.append("")
         return "\n".join(lines)
 
@@ -123,7 +123,10 @@ class ChoiceTable:
                                  f"'{c.signature}', the layer is '{names_signatures[layer]}'")
 
 
-def _toml(v) -> str:
+def toml_value(v) -> str:
+    """A TOML value: bool, number, string, or a list of them."""
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int | float):

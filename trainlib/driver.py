@@ -38,6 +38,7 @@ from toolchain.asm import assemble
 from toolchain.program import Program
 from toolchain.table import with_fp_registers
 from trainlib.errors import NotAvailable, PlanError, SimulationError
+from trainlib.formats import decode, element_bytes, encode, raw_dtype
 
 STACK_BYTES = 512          # per core: kernels spill callee-saved registers and small tables
 ALIGN = 16
@@ -52,22 +53,28 @@ EVT_BARRIER = 1 << 16
 
 @dataclass
 class Buffer:
-    """A float32 tensor in simulator memory for one run."""
+    """A tensor in simulator memory for one run, of ``fmt`` elements (``trainlib.formats``)."""
 
     name: str
     size: int                               # elements
     place: str = "tcdm"                     # "tcdm" | "l2"
     init: np.ndarray | None = None          # written before the run (flattened)
     output: bool = False                    # read back after the run
+    fmt: str = "fp32"                       # fp32 | fp16 | bf16
+
+    @property
+    def element_bytes(self) -> int:
+        return element_bytes(self.fmt)
 
     @property
     def nbytes(self) -> int:
-        return 4 * max(self.size, 1)
+        return self.element_bytes * max(self.size, 1)
 
 
 @dataclass(frozen=True)
 class Ref:
-    """An element offset into a buffer: what a pointer field of an argument struct gets."""
+    """An element offset into a buffer: what a pointer field of an argument struct gets (the
+    buffer's element size scales it)."""
 
     buf: str
     offset: int = 0
@@ -283,7 +290,8 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
     """One program: the driver, then each kernel file with its ``.L`` labels made unique.
 
     There is no linker: the files are assembled as one source, so the file-local ``.L`` labels
-    two kernel files may share get a per-file prefix (``.Lk<i>_``).  The macro files they
+    two kernel files may share get a per-file prefix (``.Lk<i>_``), and the macros a kernel
+    file defines itself a per-file suffix (``_local_macros``).  The macro files they
     ``.include`` (asm_kernels/*.inc) are not renamed: each is guarded to be read once per
     program, its macros number their labels per expansion (``\\@``) and take the labels of a
     kernel file as arguments.
@@ -292,9 +300,31 @@ def _assemble(driver: str, files: tuple[str, ...], family: str) -> Program:
                     family=family, include_dirs=[kernel_dir()])
 
 
+MACRO_DEF = re.compile(r"^\s*\.macro\s+([A-Za-z_][\w$]*)", re.M)
+
+
+def _local_macros(text: str, i: int) -> str:
+    """The macros a kernel file defines itself, renamed for the file (``name_k<i>``): two
+    files may define a macro of the same name (a 16-bit file and its fp32 original), and a
+    macro is defined once per program.  Every whole-word use in the file's code (not in its
+    comments, not a macro parameter ``\\name``, not a label ``name:``) is renamed: a macro is
+    called by name, or passed by name to another macro (``pre=name``)."""
+    names = list(dict.fromkeys(MACRO_DEF.findall(text)))
+    if not names:
+        return text
+    word = re.compile(rf"(?<![\\\w.$])({'|'.join(map(re.escape, names))})\b(?![ \t]*:)")
+    lines = []
+    for line in text.split("\n"):
+        code, hash_, comment = line.partition("#")
+        lines.append(word.sub(rf"\g<1>_k{i}", code) + hash_ + comment)
+    return "\n".join(lines)
+
+
 def program_source(driver: str, files: Sequence[str]) -> str:
-    """The one source of a program: the driver text, then the kernel files, renamed."""
-    return "\n".join([driver] + [LOCAL_LABEL.sub(rf".Lk{i}_\1", kernel_source(f))
+    """The one source of a program: the driver text, then the kernel files, their ``.L``
+    labels and their own macros renamed per file."""
+    return "\n".join([driver] + [_local_macros(LOCAL_LABEL.sub(rf".Lk{i}_\1",
+                                                                kernel_source(f)), i)
                                  for i, f in enumerate(files)])
 
 
@@ -355,10 +385,13 @@ def run_config(config: str | ClusterConfig, cores: int) -> ClusterConfig:
     return cfg
 
 
-def arg_values(call: Call, addresses: Mapping[str, Any]) -> list[tuple[str, Any]]:
+def arg_values(call: Call, addresses: Mapping[str, Any],
+               sizes: Mapping[str, int] | None = None) -> list[tuple[str, Any]]:
     """(kind, value) of every field of the call's argument structure, checked against the
-    kernel's fields and constraints; a pointer is ``addresses[buf] + 4 * offset`` (addresses
-    may be numbers or symbolic, see ``trainlib.deploy``)."""
+    kernel's fields and constraints; a pointer is ``addresses[buf] + e * offset`` with ``e``
+    the buffer's element bytes (``sizes``, default 4; addresses may be numbers or symbolic,
+    see ``trainlib.deploy``)."""
+    sizes = sizes or {}
     k = kernel(call.kernel)
     names = [n for n, _ in k.args.fields]
     missing = set(names) - set(call.args)
@@ -377,7 +410,7 @@ def arg_values(call: Call, addresses: Mapping[str, Any]) -> list[tuple[str, Any]
         if kind == "ptr":
             if not isinstance(v, Ref):
                 raise TypeError(f"{call.label}: {k.name}.{n} needs a buffer reference")
-            out.append((kind, addresses[v.buf] + 4 * v.offset))
+            out.append((kind, addresses[v.buf] + sizes.get(v.buf, 4) * v.offset))
         else:
             out.append((kind, v))
     return out
@@ -390,22 +423,28 @@ def word_of(kind: str, v) -> int:
     return int(np.int32(v).view(np.uint32)) if kind == "i32" else int(v)
 
 
-def _arg_words(call: Call, addresses: dict[str, int]) -> np.ndarray:
-    return np.array([word_of(k, v) for k, v in arg_values(call, addresses)], dtype=np.uint32)
+def _arg_words(call: Call, addresses: dict[str, int], sizes: dict[str, int]) -> np.ndarray:
+    return np.array([word_of(k, v) for k, v in arg_values(call, addresses, sizes)],
+                    dtype=np.uint32)
 
 
-def dma_values(t: Transfer, addresses: Mapping[str, Any], last: bool) -> list:
-    """The five descriptor words of a transfer (the addresses possibly symbolic)."""
+def dma_values(t: Transfer, addresses: Mapping[str, Any], last: bool,
+               sizes: Mapping[str, int] | None = None) -> list:
+    """The five descriptor words of a transfer (the addresses possibly symbolic; ``sizes``:
+    element bytes of the buffers, default 4)."""
+    sizes = sizes or {}
     total = t.line_bytes * t.lines
     cmd = total | DMA_INC | (DMA_TO_TCDM if t.to_tcdm else 0) | (DMA_EVENT if last else 0)
     if t.two_d:
         cmd |= DMA_2D
-    return [cmd, addresses[t.tcdm.buf] + 4 * t.tcdm.offset,
-            addresses[t.ext.buf] + 4 * t.ext.offset, t.line_bytes, t.stride_bytes]
+    return [cmd, addresses[t.tcdm.buf] + sizes.get(t.tcdm.buf, 4) * t.tcdm.offset,
+            addresses[t.ext.buf] + sizes.get(t.ext.buf, 4) * t.ext.offset, t.line_bytes,
+            t.stride_bytes]
 
 
-def _dma_words(t: Transfer, addresses: dict[str, int], last: bool) -> np.ndarray:
-    return np.array(dma_values(t, addresses, last), dtype=np.uint32)
+def _dma_words(t: Transfer, addresses: dict[str, int], last: bool,
+               sizes: dict[str, int]) -> np.ndarray:
+    return np.array(dma_values(t, addresses, last, sizes), dtype=np.uint32)
 
 
 def check_transfers(prog: DriverProgram) -> None:
@@ -431,9 +470,10 @@ def run_driver(prog: DriverProgram, *, cores: int = 8, config: str | ClusterConf
     program = build_program(prog, cfg)
     machine = Machine(cfg).load(program)
     addresses = place(prog.buffers, free_memory(program, cfg))
+    sizes = {b.name: b.element_bytes for b in prog.buffers}
     for b in prog.buffers:
         if b.init is not None:
-            data = np.ascontiguousarray(b.init, dtype=np.float32).reshape(-1)
+            data = encode(b.init, b.fmt)
             if data.size != b.size:
                 raise ValueError(f"buffer {b.name}: init has {data.size} elements, "
                                  f"buffer {b.size}")
@@ -443,19 +483,19 @@ def run_driver(prog: DriverProgram, *, cores: int = 8, config: str | ClusterConf
     ci = di = 0
     for it in prog.items:
         if isinstance(it, Call):
-            machine.write(base + lay.calls[ci], _arg_words(it, addresses))
+            machine.write(base + lay.calls[ci], _arg_words(it, addresses, sizes))
             ci += 1
         elif isinstance(it, Issue):
             for j, t in enumerate(it.transfers):
                 last = j == len(it.transfers) - 1
-                machine.write(base + lay.dma[di], _dma_words(t, addresses, last))
+                machine.write(base + lay.dma[di], _dma_words(t, addresses, last, sizes))
                 di += 1
     result = machine_hook(machine) if machine_hook else machine.run(max_cycles)
     if result.status != "exited" or result.exit_code != 0:
         why = " | ".join(result.fault.format().splitlines()[:2]) if result.fault else ""
         raise SimulationError(f"{prog.label}: run ended with status {result.status} "
                               f"(exit {result.exit_code}) {why}")
-    outputs = {b.name: machine.read(addresses[b.name], b.size, np.float32)
+    outputs = {b.name: decode(machine.read(addresses[b.name], b.size, raw_dtype(b.fmt)), b.fmt)
                for b in prog.buffers if b.output}
     stamps = machine.read(base + lay.stamps, lay.n_stamps, np.uint32).astype(np.int64)
     return DriverRun(outputs, result, addresses, phase_cycles(prog.items, stamps))

@@ -189,14 +189,16 @@ def _windows(layer, out_hw: tuple[int, int]):
 def forward(layer, x: np.ndarray, params: dict[str, np.ndarray],
             skip: np.ndarray | None = None, precision: str = "fp32",
             acc: str | None = None) -> np.ndarray:
-    """The layer's output for input ``x`` (``skip``: the residual operand of Add)."""
+    """The layer's output for input ``x`` (``skip``: the residual operand of Add).  The
+    product is stored before the bias is added (the bias is a kernel of its own): with a
+    wider accumulation, rounded to the storage format first."""
     ar = arith(precision, acc)
     x64 = ar.rs(x)
     p = {k: ar.rs(v) for k, v in params.items()}
     if isinstance(layer, Linear):
         y = ar.einsum("oi,i->o", p["weight"], x64.reshape(-1))
         if "bias" in p:
-            y = ar.add(y, p["bias"])
+            y = ar.add(ar.rs(y), p["bias"])
         return ar.out(y)
     if isinstance(layer, Conv2D | DepthWise):
         out = layer.out_shape(x.shape)
@@ -210,12 +212,12 @@ def forward(layer, x: np.ndarray, params: dict[str, np.ndarray],
             else:
                 y[:, ho, wo] = ar.einsum("ckl,ckl->c", w[:, 0], patch)
         if "bias" in p:
-            y = ar.add(y, p["bias"][:, None, None])
+            y = ar.add(ar.rs(y), p["bias"][:, None, None])
         return ar.out(y)
     if isinstance(layer, PointWise):
         y = ar.einsum("oi,ihw->ohw", p["weight"], x64)
         if "bias" in p:
-            y = ar.add(y, p["bias"][:, None, None])
+            y = ar.add(ar.rs(y), p["bias"][:, None, None])
         return ar.out(y)
     if isinstance(layer, ReLU):
         return ar.out(np.where(x64 > 0, x64, 0.0))
@@ -329,11 +331,12 @@ def input_grad(layer, x: np.ndarray, dy: np.ndarray, params: dict[str, np.ndarra
 # ---- losses and the update --------------------------------------------------------------------
 def mse_loss(y: np.ndarray, target: np.ndarray, precision: str = "fp32",
              acc: str | None = None) -> tuple[float, np.ndarray]:
-    """mean((y - t)^2) and its gradient 2/n (y - t)."""
+    """mean((y - t)^2) and its gradient 2/n (y - t).  The loss value stays in the
+    accumulation format (a binary32 word for the kernels summing in binary32)."""
     ar = arith(precision, acc)
     d = ar.add(ar.rs(y).reshape(-1), -ar.rs(target).reshape(-1))
     n = d.size
-    loss = ar.rs(ar.r(ar.sum_last(ar.mul(d, d)) / n))
+    loss = ar.r(ar.sum_last(ar.mul(d, d)) / n)       # kept in the accumulation format
     return float(np.float32(loss)), ar.out(ar.mul(ar.rs(2.0 / n), d)).reshape(np.shape(y))
 
 
@@ -345,7 +348,7 @@ def cross_entropy_loss(z: np.ndarray, target: np.ndarray, precision: str = "fp32
     t = ar.rs(target).reshape(-1)
     m = z64.max()
     lse = m + np.log(np.exp(z64 - m).sum())
-    loss = ar.rs(-(t * (z64 - lse)).sum())
+    loss = ar.r(-(t * (z64 - lse)).sum())
     soft = np.exp(z64 - lse)
     return float(np.float32(loss)), ar.out(soft * t.sum() - t).reshape(np.shape(z))
 
@@ -363,7 +366,8 @@ def sgd(w: np.ndarray, g: np.ndarray, lr: float, weight_decay: float, precision:
 
 
 # ---- a whole training step ----------------------------------------------------------------------
-def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[float, dict]:
+def train_step(model, params: dict, x: np.ndarray, target: np.ndarray,
+               record: dict | None = None, wide_acc: bool = False) -> tuple[float, dict]:
     """One training step of ``model`` (a ``trainlib.model.Model``): forward, loss, backward to
     the first updated layer, SGD.  Sparse forms: a bias-only layer updates its bias alone; a
     layer with ``update_channels`` updates the first ``update_channel_count`` output channels
@@ -371,15 +375,26 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
 
     Each layer computes in its precision (``model.precision_of``): a tensor passed between
     layers of different precisions is converted (rounded) to the receiving layer's format; the
-    loss computes in the last layer's precision."""
+    loss computes in the last layer's precision; with ``model.master_weights`` the update is
+    SGD in fp32 on fp32 master parameters.  ``record``, when given, receives the activations
+    (``"acts"``) and the output gradient each layer received (``"grads"``, by layer index).
+
+    ``wide_acc``: the 16-bit layers with parameters and the loss sum in binary32 (``acc =
+    "fp32"``), as the simulator's packed kernels do (``vfdotpex`` matmuls, the losses' binary32
+    partial sums); the element-wise layers and SGD round every operation in their format."""
     prec = [model.precision_of(la.name) for la in model.layers]
+    acc = [("fp32" if wide_acc and la.has_params and p != "fp32" else None)
+           for la, p in zip(model.layers, prec, strict=True)]
     shapes = model.shapes()
     acts = [x]
     for i, la in enumerate(model.layers):
         skip = acts[model.index(la.skip) + 1] if isinstance(la, Add) else None
         acts.append(forward(la, acts[i], params.get(la.name, {}), skip=skip,
-                            precision=prec[i]))
-    loss, dy = LOSSES[model.loss](acts[-1], target, precision=prec[-1])
+                            precision=prec[i], acc=acc[i]))
+    loss, dy = LOSSES[model.loss](acts[-1], target, precision=prec[-1],
+                                  acc="fp32" if wide_acc else None)
+    if record is not None:
+        record["acts"] = acts
     n = len(model.layers)
     grads = {n: dy}
     extra: dict[int, np.ndarray] = {}
@@ -393,16 +408,18 @@ def train_step(model, params: dict, x: np.ndarray, target: np.ndarray) -> tuple[
         if isinstance(la, Add):
             src = model.index(la.skip) + 1
             extra[src] = g if src not in extra else ar.out(ar.add(extra[src], ar.rs(g)))
+        if record is not None:
+            record.setdefault("grads", {})[i] = g
         if la.name in model.updated:
-            new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g, prec[i]),
+            new[la.name].update(_updated(model, la, weight_grad(la, acts[i], g, prec[i], acc[i]),
                                          params[la.name], prec[i]))
         if i > model.first_updated:
             grads[i] = input_grad(la, acts[i], g, params.get(la.name, {}),
-                                  y=acts[i + 1], precision=prec[i]).reshape(shapes[i])
+                                  y=acts[i + 1], precision=prec[i], acc=acc[i]).reshape(shapes[i])
     return loss, new
 
 
-def train(model, steps: int) -> tuple[list[float], dict]:
+def train(model, steps: int, wide_acc: bool = False) -> tuple[list[float], dict]:
     """``steps`` training steps of ``model`` on its sample (``Model.sample``) from its initial
     parameters, in the golden model alone and in the model's precisions: the way to study a
     16-bit model before the simulator runs it.  Returns the losses and the final parameters."""
@@ -410,14 +427,18 @@ def train(model, steps: int) -> tuple[list[float], dict]:
     params = model.initial_params()
     losses = []
     for _ in range(steps):
-        loss, params = train_step(model, params, x, target)
+        loss, params = train_step(model, params, x, target, wide_acc=wide_acc)
         losses.append(loss)
     return losses, params
 
 
 def _updated(model, la, grads: dict[str, np.ndarray], params: dict[str, np.ndarray],
              precision: str = "fp32") -> dict[str, np.ndarray]:
-    """The layer's parameters after SGD in its update form."""
+    """The layer's parameters after SGD in its update form.  With ``model.master_weights`` a
+    16-bit layer's parameters are fp32 master copies, updated in fp32 (the layer computes with
+    them rounded to its format, as every step rounds its inputs)."""
+    if getattr(model, "master_weights", False):
+        precision = "fp32"
     if la.name in model.update_bias_only:
         grads = {"bias": grads["bias"]}
     out = {}

@@ -31,6 +31,7 @@ import numpy as np
 from asm_kernels.catalogue import catalogue
 from trainlib.driver import Call, Ref
 from trainlib.errors import ModelError, NotAvailable
+from trainlib.formats import element_bytes
 from trainlib.layers import (
     Add,
     AvgPool,
@@ -82,10 +83,19 @@ class TensorUse:
     shape: Shape
     role: str                       # "in" | "out" | "inout"
     split: Split | None = None      # None: every tile needs all of it
+    fmt: str = "fp32"               # element format (trainlib.formats)
 
     @property
     def size(self) -> int:
         return int(np.prod(self.shape))
+
+    @property
+    def element_bytes(self) -> int:
+        return element_bytes(self.fmt)
+
+    @property
+    def nbytes(self) -> int:
+        return self.element_bytes * self.size
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,11 @@ class Scratch:
     name: str
     size: Callable[[int], int]
     prologue: bool = False          # built once before the tiles (sized for the whole dim)
+    fmt: str = "fp32"
+
+    @property
+    def element_bytes(self) -> int:
+        return element_bytes(self.fmt)
 
 
 @dataclass
@@ -110,6 +125,7 @@ class StepSpec:
     consts: dict[str, np.ndarray] = field(default_factory=dict)
     macs: int = 0
     kernel: str | None = None       # the main operation's kernel (None: no choice to make)
+    precision: str = "fp32"         # the arithmetic of its kernels (fp32 | fp16 | bf16)
 
 
 # ---- call helpers -----------------------------------------------------------------------------
@@ -155,17 +171,24 @@ def _bias_grad(n: int, hw: int) -> Call:
 R = Ref
 
 
-def check_kernel(layer, step: str, name: str) -> None:
-    """Refuse a main kernel that cannot compute this step (wrong family), naming the layer."""
+def main_family(kind: str, precision: str = "fp32") -> str:
+    """The family of a step's main kernel: matmul or depthwise, with the 16-bit suffix."""
+    base = "depthwise" if kind == "depthwise" else "matmul"
+    return base if precision == "fp32" else f"{base}_{precision}"
+
+
+def check_kernel(layer, step: str, name: str, precision: str = "fp32") -> None:
+    """Refuse a main kernel that cannot compute this step (wrong family or precision), naming
+    the layer."""
     cat = catalogue()
     if name not in cat:
         raise NotAvailable(f"layer {layer.name} {step}: kernel {name!r} is not in the "
                            f"asm_kernels catalogue")
     fam = cat[name].family
-    want = "depthwise" if isinstance(layer, DepthWise) else "matmul"
+    want = main_family(layer.kind, precision)
     if fam != want:
         raise ModelError(f"layer {layer.name} {step}: kernel {name} is a {fam} kernel; this "
-                         f"step needs a {want} kernel")
+                         f"step ({precision}) needs a {want} kernel")
     if isinstance(layer, DepthWise):
         flipped = "in_grad" in name
         if flipped != (step in ("wg", "ig")):
@@ -458,11 +481,23 @@ def sgd(name: str, s: Shape, lr: float, weight_decay: float) -> StepSpec:
                                    weight_decay=weight_decay)])
 
 
-def layer_step(layer, s: Shape, step: str, kernel: str | None = None) -> StepSpec:
-    """The spec of ``step`` of ``layer`` on input shape ``s`` (main kernel: choice or default)."""
+def layer_step(layer, s: Shape, step: str, kernel: str | None = None,
+               precision: str = "fp32") -> StepSpec:
+    """The spec of ``step`` of ``layer`` on input shape ``s`` (main kernel: choice or default)
+    computing in ``precision`` (16-bit: ``trainlib.precision.in_precision``)."""
+    if precision != "fp32":
+        from trainlib.precision import default_kernel, in_precision
+        if isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
+            kernel = kernel or default_kernel(DEFAULT_KERNELS[(layer.kind, step)], precision)
+        return in_precision(_fp32_structure(layer, s, step, kernel, precision), precision)
+    return _fp32_structure(layer, s, step, kernel, precision)
+
+
+def _fp32_structure(layer, s: Shape, step: str, kernel: str | None, precision: str
+                    ) -> StepSpec:
     if isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
         k = kernel or DEFAULT_KERNELS[(layer.kind, step)]
-        check_kernel(layer, step, k)
+        check_kernel(layer, step, k, precision)
         fn = {Linear: linear, Conv2D: conv2d, PointWise: pointwise, DepthWise: depthwise}
         return fn[type(layer)](layer, s, step, k)
     if kernel is not None:
@@ -478,7 +513,11 @@ def unavailable(spec: StepSpec) -> str | None:
     """Why the step cannot run with the catalogue as it is (a missing kernel, or a kernel
     constraint its shapes break, checked on the untiled calls), or None."""
     cat = catalogue()
-    for c in spec.prologue() + spec.tile(spec.extent):
+    try:
+        calls = spec.prologue() + spec.tile(spec.extent)
+    except NotAvailable as e:
+        return str(e)
+    for c in calls:
         if c.kernel not in cat:
             return f"kernel {c.kernel} ({c.label}) is not in the asm_kernels catalogue"
         values = {k: v for k, v in c.args.items() if not isinstance(v, Ref)}
@@ -488,14 +527,15 @@ def unavailable(spec: StepSpec) -> str | None:
     return None
 
 
-def kernel_candidates(layer, step: str) -> list[str]:
-    """Every catalogue kernel that can be the main kernel of ``step`` (for the autotuner)."""
+def kernel_candidates(layer, step: str, precision: str = "fp32") -> list[str]:
+    """Every catalogue kernel that can be the main kernel of ``step`` in ``precision`` (for
+    the autotuner: an fp16 layer tunes among the fp16 kernels)."""
     if not isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
         return []
     out = []
     for name in sorted(n for n, k in catalogue().items() if k.regfile == "f"):  # driver.py
         try:
-            check_kernel(layer, step, name)
+            check_kernel(layer, step, name, precision)
         except (ModelError, NotAvailable):
             continue
         out.append(name)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
 from trainlib.driver import STACK_BYTES, Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
-from trainlib.errors import NotAvailable, PlanError
+from trainlib.errors import ModelError, NotAvailable, PlanError
 from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
 from trainlib.lowering import (
     StepSpec,
@@ -249,6 +249,10 @@ def _sparse(model: Model, w: Work, spec: StepSpec) -> StepSpec | None:
 def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
               choices: ChoiceTable | None = None) -> list[Phase]:
     """The phases of one training step, planned in ``memory`` ("tcdm" or "l2")."""
+    if model.precisions != {"fp32"}:
+        raise ModelError(f"model {model.name}: the whole-step program (trainlib deploy) is "
+                         f"built for fp32 models; a model with fp16 or bf16 layers trains "
+                         f"step by step: trainlib train")
     items = []
     for w in work_list(model):
         spec = build_spec(model, w, cfg.cores, choices)

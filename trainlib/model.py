@@ -13,6 +13,8 @@ table.  File format (see ``examples/*.toml``)::
     seed = 0                     # initial parameters and the input sample
     memory = "auto"              # auto | tcdm (all resident) | l2 (streamed, DMA tiles)
     update = ["conv1", "fc"]     # optional: updated layers (default: all with parameters)
+    precision = "fp32"           # fp32 | fp16 (IEEE binary16) | bf16 (bfloat16); also per layer
+    master_weights = false       # 16-bit layers: SGD on an fp32 master copy of the weights
 
     [optimizer]
     lr = 0.01
@@ -46,7 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from isasim.config import read_toml
-from trainlib.choices import ChoiceTable
+from trainlib.choices import ChoiceTable, toml_value
 from trainlib.errors import ModelError, checked
 from trainlib.layers import (
     Add,
@@ -71,7 +73,7 @@ MEMORIES = ("auto", "tcdm", "l2")
 PRECISIONS = ("fp32", "fp16", "bf16")     # IEEE binary32, IEEE binary16, bfloat16
 # the keys of [model] and [optimizer] and the kind of value each takes (errors.checked)
 MODEL_KEYS = {"name": "str", "input": "ints", "loss": "str", "target": "str", "seed": "int",
-              "memory": "str", "update": "strs", "precision": "str"}
+              "memory": "str", "update": "strs", "precision": "str", "master_weights": "bool"}
 OPT_KEYS = {"type": "str", "lr": "number", "weight_decay": "number"}
 
 Params = dict[str, dict[str, np.ndarray]]
@@ -95,6 +97,7 @@ class Model:
     update_channels: dict[str, float] = field(default_factory=dict)  # sparse: channel fraction
     precision: str = "fp32"                 # the arithmetic of every layer without its own
     layer_precision: dict[str, str] = field(default_factory=dict)   # per-layer overrides
+    master_weights: bool = False            # 16-bit layers update an fp32 master copy
 
     def __post_init__(self) -> None:
         self.input_shape = tuple(int(v) for v in self.input_shape)
@@ -125,7 +128,11 @@ class Model:
         return min(self.index(n) for n in self.updated)
 
     def precision_of(self, name: str) -> str:
-        """The arithmetic layer ``name`` computes in (its own, else the model's)."""
+        """The arithmetic layer ``name`` computes in (its own, else the model's); a Flatten is
+        a view and keeps the format of its input (the previous layer's)."""
+        i = self.index(name)
+        if isinstance(self.layers[i], Flatten) and i > 0:
+            return self.precision_of(self.layers[i - 1].name)
         return self.layer_precision.get(name, self.precision)
 
     @property
@@ -172,6 +179,10 @@ class Model:
         if unknown:
             raise ModelError(f"model {self.name}: precision given for unknown layer(s) "
                              f"{', '.join(sorted(unknown))}")
+        for n in self.layer_precision:
+            if isinstance(self.layers[self.index(n)], Flatten):
+                raise ModelError(f"layer {n} (flatten): a view has no precision of its own "
+                                 f"(it keeps its input's format)")
         if self.update is not None:
             for n in self.update:
                 if n not in seen:
@@ -295,7 +306,8 @@ class Model:
                        update=set(update) if update is not None else None,
                        seed=int(m.get("seed", 0)), memory=m.get("memory", "auto"),
                        choices=choices, update_bias_only=bias_only, update_channels=channels,
-                       precision=m.get("precision", "fp32"), layer_precision=precision)
+                       precision=m.get("precision", "fp32"), layer_precision=precision,
+                       master_weights=bool(m.get("master_weights", False)))
         except ModelError as e:
             raise ModelError(f"{where}: {e}") from None
 
@@ -310,6 +322,8 @@ class Model:
                    "target": self.target, "seed": self.seed, "memory": self.memory}
         if self.precision != "fp32":
             m["precision"] = self.precision
+        if self.master_weights:
+            m["master_weights"] = True
         layers = [layer_to_dict(la) for la in self.layers]
         if self.update_bias_only:           # bias-only is a per-layer flag: give them all so
             for la, t in zip(self.layers, layers, strict=True):
@@ -325,6 +339,19 @@ class Model:
                 t["precision"] = self.layer_precision[t["name"]]
         return {"model": m, "optimizer": {"lr": self.lr, "weight_decay": self.weight_decay},
                 "layer": layers}
+
+    def dumps(self, choices: ChoiceTable | None = None) -> str:
+        """The model file (``to_dict``) as TOML text, with ``choices`` inline."""
+        d = self.to_dict()
+        lines: list[str] = []
+        for table in ("model", "optimizer"):
+            lines += [f"[{table}]", *(f"{k} = {toml_value(v)}" for k, v in d[table].items()), ""]
+        for la in d["layer"]:
+            lines += ["[[layer]]", *(f"{k} = {toml_value(v)}" for k, v in la.items()), ""]
+        if choices is not None:                  # its entries; [meta] is not a model table
+            entries = type(choices)(dict(choices.entries)).dumps()
+            lines += entries.split("\n", 1)[1].lstrip("\n").split("\n")
+        return "\n".join(lines)
 
     # ---- PyTorch ------------------------------------------------------------------------------
     @classmethod

@@ -19,7 +19,7 @@ from isasim.config import ClusterConfig
 from trainlib.driver import ALIGN, STACK_BYTES, args_layout
 from trainlib.errors import PlanError
 from trainlib.lowering import StepSpec
-from trainlib.schedule import Tiling, in_place, items_and_buffers
+from trainlib.schedule import Tiling, dma_tile_ok, in_place, items_and_buffers
 
 
 def aligned(x: int) -> int:
@@ -61,9 +61,11 @@ def measure(spec: StepSpec, tiling: Tiling, resident: frozenset[str] = frozenset
 def _data_bytes(spec: StepSpec, n: int, nbuf: int, resident: frozenset[str]) -> int:
     """TCDM bytes of the buffers alone for tile n (a fast lower bound of ``measure``)."""
     moved = [t for t in spec.tensors if t.name not in resident]
-    total = sum(aligned(4 * t.size) for t in moved if t.split is None)
-    total += sum(nbuf * aligned(4 * t.split.tile_size(n)) for t in moved if t.split)
-    total += sum(aligned(4 * s.size(spec.extent if s.prologue else n)) for s in spec.scratch)
+    total = sum(aligned(t.nbytes) for t in moved if t.split is None)
+    total += sum(nbuf * aligned(t.element_bytes * t.split.tile_size(n)) for t in moved
+                 if t.split)
+    total += sum(aligned(s.element_bytes * s.size(spec.extent if s.prologue else n))
+                 for s in spec.scratch)
     return total + sum(aligned(4 * v.size) for v in spec.consts.values())
 
 
@@ -82,6 +84,8 @@ def _fewest_tiles(spec: StepSpec, db: bool, budget: int,
             continue                     # same tile size as a smaller count
         if not all(in_place(t, n, spec.extent) for t in spec.tensors if t.name in resident):
             break                        # a resident column-split tensor needs one tile
+        if not dma_tile_ok(spec, n):
+            continue
         if _data_bytes(spec, n, 2 if db else 1, resident) > budget:
             continue
         p = _plan(spec, Tiling("l2", n, db), budget, resident)
@@ -119,6 +123,9 @@ def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None 
             raise PlanError(f"{what}: tile {spec.dim}={tile} outside 1..{spec.extent}")
         n_tiles = math.ceil(spec.extent / tile)
         db = n_tiles > 1 if double_buffer is None else double_buffer
+        if not dma_tile_ok(spec, tile):
+            raise PlanError(f"{what}: tile {spec.dim}={tile} splits its 16-bit tensors off a "
+                            f"word boundary (the DMA moves words); take an even tile")
         if not all(in_place(t, tile, spec.extent) for t in spec.tensors if t.name in resident):
             raise PlanError(f"{what}: tile {spec.dim}={tile} cannot use its TCDM-homed "
                             f"tensors in place")
@@ -151,7 +158,7 @@ def tile_candidates(spec: StepSpec, cfg: ClusterConfig, double_buffer: bool = Tr
     out = []
     for n_tiles in range(1, spec.extent + 1):
         n = math.ceil(spec.extent / n_tiles)
-        if math.ceil(spec.extent / n) != n_tiles:
+        if math.ceil(spec.extent / n) != n_tiles or not dma_tile_ok(spec, n):
             continue
         if _data_bytes(spec, n, 2 if double_buffer and n_tiles > 1 else 1,
                        frozenset()) > budget:

@@ -18,6 +18,7 @@ Two shapes of program:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -54,15 +55,37 @@ def _rename(calls: list[Call], names: Mapping[str, str],
 def _transfer(t: TensorUse, inst: str, lo: int, hi: int, to_tcdm: bool) -> Transfer:
     sp = t.split
     assert sp is not None
-    line = 4 * (hi - lo) * sp.unit
-    if sp.lines == 1:
-        return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), line, to_tcdm=to_tcdm)
-    return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), line, sp.lines, 4 * sp.pitch,
+    e = t.element_bytes
+    line = e * (hi - lo) * sp.unit
+    if sp.lines == 1 or sp.pitch == (hi - lo) * sp.unit:
+        return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), _words(line * sp.lines),
+                        to_tcdm=to_tcdm)
+    return Transfer(Ref(inst), Ref(t.name, lo * sp.unit), line, sp.lines, e * sp.pitch,
                     to_tcdm=to_tcdm)
 
 
 def _whole(t: TensorUse, to_tcdm: bool) -> Transfer:
-    return Transfer(Ref(f"{t.name}@"), Ref(t.name), 4 * t.size, to_tcdm=to_tcdm)
+    return Transfer(Ref(f"{t.name}@"), Ref(t.name), _words(t.nbytes), to_tcdm=to_tcdm)
+
+
+def _words(nbytes: int) -> int:
+    """A contiguous transfer's length in whole words (the DMA moves words): an odd number of
+    half-words ends a tensor, and its last word's other half is the buffer's alignment
+    padding on both sides (``trainlib.driver.place`` aligns every buffer to 16 bytes)."""
+    return (nbytes + 3) // 4 * 4
+
+
+def dma_tile_ok(spec: StepSpec, n: int) -> bool:
+    """Whether tiles of ``n`` keep every transfer of the step word-aligned: a 16-bit tensor
+    split in tiles must start each tile on a word (an even number of half-words per tile), and
+    a 2-D transfer (several lines) must move whole words per line, the last tile included."""
+    last = spec.extent - (math.ceil(spec.extent / n) - 1) * n
+    for t in spec.tensors:
+        if t.split is None or t.element_bytes == 4 or n >= spec.extent:
+            continue
+        if (n * t.split.unit) % 2 or (t.split.lines > 1 and (last * t.split.unit) % 2):
+            return False
+    return True
 
 
 def _reads(t: TensorUse) -> bool:
@@ -89,12 +112,12 @@ def items_and_buffers(spec: StepSpec, tiling: Tiling,
     def init(t: TensorUse) -> np.ndarray | None:
         if not _reads(t):
             return None
-        return np.asarray(data[t.name], np.float32).reshape(-1) if t.name in data else None
+        return np.asarray(data[t.name]).reshape(-1) if t.name in data else None
 
     consts = [Buffer(k, v.size, "tcdm", v) for k, v in spec.consts.items()]
     if tiling.memory == "tcdm":
-        bufs = [Buffer(t.name, t.size, "tcdm", init(t), _writes(t)) for t in spec.tensors]
-        bufs += [Buffer(s.name, s.size(spec.extent)) for s in spec.scratch] + consts
+        bufs = [Buffer(t.name, t.size, "tcdm", init(t), _writes(t), t.fmt) for t in spec.tensors]
+        bufs += [Buffer(s.name, s.size(spec.extent), fmt=s.fmt) for s in spec.scratch] + consts
         return spec.prologue() + spec.tile(spec.extent), bufs
 
     n = tiling.tile
@@ -108,11 +131,13 @@ def items_and_buffers(spec: StepSpec, tiling: Tiling,
                              f"place with tiles of {n}")
     whole = [t for t in spec.tensors if t.split is None and t.name not in here]
     split = [t for t in spec.tensors if t.split is not None and t.name not in here]
-    bufs = [Buffer(t.name, t.size, "tcdm" if t.name in here else "l2", init(t), _writes(t))
-            for t in spec.tensors]
-    bufs += [Buffer(f"{t.name}@", t.size) for t in whole]
-    bufs += [Buffer(f"{t.name}@{j}", t.split.tile_size(n)) for t in split for j in range(nbuf)]
-    bufs += [Buffer(s.name, s.size(spec.extent if s.prologue else n)) for s in spec.scratch]
+    bufs = [Buffer(t.name, t.size, "tcdm" if t.name in here else "l2", init(t), _writes(t),
+                   t.fmt) for t in spec.tensors]
+    bufs += [Buffer(f"{t.name}@", t.size, fmt=t.fmt) for t in whole]
+    bufs += [Buffer(f"{t.name}@{j}", t.split.tile_size(n), fmt=t.fmt) for t in split
+             for j in range(nbuf)]
+    bufs += [Buffer(s.name, s.size(spec.extent if s.prologue else n), fmt=s.fmt)
+             for s in spec.scratch]
     bufs += consts
 
     def ins(i: int) -> list[Transfer]:

@@ -115,49 +115,54 @@ def step_inputs(layer: Layer, s: Shape, step: str, seed: int = 0) -> dict[str, n
     return d
 
 
-def golden_outputs(layer: Layer, s: Shape, step: str, d: Mapping[str, np.ndarray]
-                   ) -> dict[str, np.ndarray]:
-    """The golden model's outputs of a step, named as the spec names them."""
+def golden_outputs(layer: Layer, s: Shape, step: str, d: Mapping[str, np.ndarray],
+                   precision: str = "fp32") -> dict[str, np.ndarray]:
+    """The golden model's outputs of a step in ``precision``, named as the spec names them."""
     params = {k: d[k] for k in ("weight", "bias") if k in d}
+    p = {"precision": precision}
     if isinstance(layer, Add):
         if step == "fw":
-            return {"y": golden.forward(layer, d["x"], {}, skip=d["skip"])}
-        return {"dx": golden.forward(layer, d["dy"], {}, skip=d["dskip"])}
+            return {"y": golden.forward(layer, d["x"], {}, skip=d["skip"], **p)}
+        return {"dx": golden.forward(layer, d["dy"], {}, skip=d["dskip"], **p)}
     if step == "fw":
-        return {"y": golden.forward(layer, d["x"], params)}
+        return {"y": golden.forward(layer, d["x"], params, **p)}
     if step == "wg":
-        g = golden.weight_grad(layer, d["x"], d["dy"])
+        g = golden.weight_grad(layer, d["x"], d["dy"], **p)
         return {"d" + k: v for k, v in g.items()}
     x = d.get("x", np.zeros(s, np.float32))
-    return {"dx": golden.input_grad(layer, x, d["dy"], params, y=d.get("y"))}
+    return {"dx": golden.input_grad(layer, x, d["dy"], params, y=d.get("y"), **p)}
 
 
 def golden_bounds(layer: Layer, s: Shape, step: str, d: Mapping[str, np.ndarray],
                   spec: StepSpec) -> dict[str, np.ndarray]:
-    """Per-element error bounds: (K + 2) eps * (the golden model on |inputs|) + a floor."""
-    absd = {k: np.abs(v) for k, v in d.items()}
+    """Per-element error bounds: (K + 2) eps * (the golden model on |inputs|) + a floor, in
+    the step's precision (``golden.tolerance``: a 16-bit kernel accumulating in binary32 is
+    within the bound of one accumulating in its storage format)."""
+    absd = {k: np.abs(np.asarray(v, np.float64)) for k, v in d.items()}
     mag = golden_outputs(layer, s, step, absd)
     outs = [t for t in spec.tensors if t.role == "out"]
     size = sum(t.size for t in outs) or 1
     k = max(1, spec.macs // max(1, size))
-    return {name: golden.tolerance(m, k) for name, m in mag.items()}
+    return {name: golden.tolerance(m, k, spec.precision) for name, m in mag.items()}
 
 
 def run_layer_step(layer: Layer, in_shape: Shape, step: str, *, kernel: str | None = None,
                    tile: int | None = None, memory: str = "tcdm",
                    double_buffer: bool | None = None, cores: int = 8,
                    config: str | ClusterConfig = "pulp-open",
-                   data: Mapping[str, np.ndarray] | None = None, seed: int = 0) -> StepRun:
-    """Run ``step`` ("fw" | "wg" | "ig") of one layer with a kernel choice and tile.
+                   data: Mapping[str, np.ndarray] | None = None, seed: int = 0,
+                   precision: str = "fp32") -> StepRun:
+    """Run ``step`` ("fw" | "wg" | "ig") of one layer with a kernel choice and tile, in
+    ``precision`` (the inputs are rounded to it when written).
 
     ``data`` gives the inputs (default: ``step_inputs(layer, in_shape, step, seed)``); the
     returned StepRun carries the golden outputs and bounds, so ``.check()`` or ``.errors()``
     tells whether the kernel computed the step right.
     """
-    spec = layer_step(layer, tuple(in_shape), step, kernel)
+    spec = layer_step(layer, tuple(in_shape), step, kernel, precision)
     d = dict(data) if data is not None else step_inputs(layer, tuple(in_shape), step, seed)
     run = run_spec(spec, d, memory=memory, tile=tile, double_buffer=double_buffer,
                    cores=cores, config=config)
-    run.golden = golden_outputs(layer, tuple(in_shape), step, d)
+    run.golden = golden_outputs(layer, tuple(in_shape), step, d, precision)
     run.bounds = golden_bounds(layer, tuple(in_shape), step, d, spec)
     return run

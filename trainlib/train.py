@@ -80,40 +80,54 @@ def _grad(model: Model, grads: dict[int, np.ndarray], i: int) -> np.ndarray:
 
 
 def _inputs(model: Model, w: Work, acts: list, grads: dict, params: Params,
-            target: np.ndarray) -> dict[str, np.ndarray]:
-    """The named inputs of a work item from the training state."""
+            target: np.ndarray, converted: dict) -> dict[str, np.ndarray]:
+    """The named inputs of a work item from the training state (``converted``: the tensors a
+    convert work item gave in another format, by (layer index, what))."""
     if w.kind == "loss":
         return {"y": acts[-1], "target": target}
     la = model.layers[w.layer]
     i = w.layer
     p = params.get(la.name, {})
+    x = converted.get((i, "x"), acts[i])
+    if w.kind == "convert":
+        if w.param == "x":
+            return {"x": acts[i]}
+        if w.param == "skip":
+            return {"x": acts[model.index(la.skip) + 1]}
+        return {"x": _grad(model, grads, i + 1)}           # dy, dskip: the output gradient
     if w.kind == "fw":
-        d = {"x": acts[i], **p}
+        d = {"x": x, **p}
         if isinstance(la, Add):
-            d["skip"] = acts[model.index(la.skip) + 1]
+            d["skip"] = converted.get((i, "skip"), acts[model.index(la.skip) + 1])
         return d
     if w.kind == "wg":
-        return {"x": acts[i], "dy": _grad(model, grads, i + 1)}
+        return {"x": x, "dy": _grad(model, grads, i + 1)}
     if w.kind == "ig":
         d = {"dy": _grad(model, grads, i + 1), **p}
         if isinstance(la, Sigmoid):
             d["y"] = acts[i + 1]
         else:
-            d["x"] = acts[i]
+            d["x"] = x
         return d
     if w.kind == "skip":
         src = model.index(la.skip)
-        return {"dy": _grad(model, grads, src + 1), "dskip": _grad(model, grads, i + 1)}
+        return {"dy": _grad(model, grads, src + 1),
+                "dskip": converted.get((i, "dskip"), _grad(model, grads, i + 1))}
     raise ValueError(w.kind)
 
 
 def simulated_step(model: Model, plan: ModelPlan, params: Params, x: np.ndarray,
-                   target: np.ndarray, cores: int, cfg: ClusterConfig
+                   target: np.ndarray, cores: int, cfg: ClusterConfig,
+                   masters: Params | None = None
                    ) -> tuple[float, Params, list[StepRun], list[dict[str, np.ndarray]]]:
-    """One training step on the simulator: (loss, new parameters, the runs, their inputs)."""
+    """One training step on the simulator: (loss, new parameters, the runs, their inputs).
+
+    ``masters``: the fp32 master copies of the 16-bit layers' parameters (master weights),
+    updated in place."""
     shapes = model.shapes()
     acts: list[np.ndarray] = [x]
     grads: dict[int, np.ndarray] = {}
+    converted: dict[tuple[int, str], np.ndarray] = {}
     pgrads: dict[str, dict[str, np.ndarray]] = {}
     new_params = {k: dict(v) for k, v in params.items()}
     runs: list[StepRun] = []
@@ -125,39 +139,50 @@ def simulated_step(model: Model, plan: ModelPlan, params: Params, x: np.ndarray,
             acts.append(acts[-1].reshape(shapes[len(acts)]))
 
     for w, spec, sp in plan.steps:
-        if w.kind == "fw":
+        if w.kind == "fw" or (w.kind == "convert" and w.param in ("x", "skip")):
             views_up_to(w.layer)
         elif w.kind == "loss":
             views_up_to(len(model.layers))
-        if w.kind == "update":
-            la = model.layers[w.layer]
+        la = model.layers[w.layer] if w.layer >= 0 else None
+        if w.kind == "update" and "master" in {t.name for t in spec.tensors}:
+            data = {"master": masters[la.name][w.param], "g": pgrads[la.name][w.param]}
+        elif w.kind == "update":
             data = {"w": new_params[la.name][w.param], "g": pgrads[la.name][w.param]}
         else:
-            data = _inputs(model, w, acts, grads, params, target)
+            data = _inputs(model, w, acts, grads, params, target, converted)
         run = run_spec(spec, data, cores=cores, config=cfg, plan=sp)
         runs.append(run)
         inputs.append(data)
         o = run.outputs
         if w.kind == "fw":
             acts.append(o["y"])
+        elif w.kind == "convert":
+            if w.param == "dy":
+                grads[w.layer + 1] = o["y"].reshape(shapes[w.layer + 1])
+            else:
+                converted[(w.layer, w.param)] = o["y"]
         elif w.kind == "loss":
             loss = float(o["loss"].reshape(-1)[0])
             grads[len(model.layers)] = o["dy"]
         elif w.kind == "wg":
-            pgrads[model.layers[w.layer].name] = {k[1:]: v for k, v in o.items()}
+            pgrads[la.name] = {k[1:]: v for k, v in o.items()}
         elif w.kind == "ig":
             grads[w.layer] = o["dx"]
         elif w.kind == "skip":
-            grads[model.index(model.layers[w.layer].skip) + 1] = o["dx"]
+            grads[model.index(la.skip) + 1] = o["dx"]
+        elif "master" in o:
+            masters[la.name][w.param] = o["master"]
+            new_params[la.name][w.param] = o["w"]
         else:
-            new_params[model.layers[w.layer].name][w.param] = o["w"]
+            new_params[la.name][w.param] = o["w"]
     return loss, new_params, runs, inputs
 
 
 def golden_step(model: Model, params: Params, x: np.ndarray,
                 target: np.ndarray) -> tuple[float, Params]:
-    """The same training step in the golden model (plain numpy formulas)."""
-    return golden.train_step(model, params, x, target)
+    """The same training step in the golden model (plain numpy formulas), summing in binary32
+    where the simulator's 16-bit kernels do (``golden.train_step``'s ``wide_acc``)."""
+    return golden.train_step(model, params, x, target, wide_acc=True)
 
 
 def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConfig = "pulp-open",
@@ -177,10 +202,11 @@ def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConf
     x, target = model.sample()
     params = model.initial_params()
     gparams = model.initial_params()
+    masters = model.initial_params() if model.master_weights else None
     res = TrainResult(plan=plan)
     for i in range(steps):
         loss, params, runs, inputs = simulated_step(model, plan, params, x, target, cores,
-                                                    cfg)
+                                                    cfg, masters)
         gloss, gparams = golden_step(model, gparams, x, target)
         res.losses.append(loss)
         res.golden_losses.append(gloss)
@@ -189,5 +215,8 @@ def train(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConf
         res.last_runs, res.last_inputs = runs, inputs
         if on_step:
             on_step(i, loss, gloss)
+    if masters is not None:        # the trained parameters are the masters where there are
+        params = {k: dict(v, **masters.get(k, {})) if model.precision_of(k) != "fp32" else v
+                  for k, v in params.items()}
     res.params, res.golden_params = params, gparams
     return res

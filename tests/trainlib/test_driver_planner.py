@@ -33,9 +33,10 @@ def _mm(a, b, c, n, m, k, kernel="mm_naive_n", acc=0):
 
 
 def test_every_kernel_file_in_one_program():
-    """No linker: the kernel files are one source, their .L labels renamed per file, and the
-    macro files several of them include are read once (guarded).  One program per register-file
-    model (catalogue isa): the f-register kernels and the single-register-file ones."""
+    """No linker: the kernel files are one source, their .L labels and their own macros renamed
+    per file (a 16-bit file defines the macros of its fp32 original again), and the macro files
+    several of them include are read once (guarded).  One program per register-file model
+    (catalogue isa): the f-register kernels and the single-register-file ones."""
     for regfile, isa in (("f", "xpulpv2"), ("x", "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec")):
         kernels = [k for k in catalogue().values() if k.regfile == regfile]
         program = _assemble("    .text\n", tuple(sorted({k.file for k in kernels})), isa)

@@ -10,7 +10,6 @@ from trainlib import golden
 from trainlib.errors import ModelError
 from trainlib.layers import Linear
 from trainlib.model import Model
-from trainlib.workflow import work_list
 
 
 def _awkward_values() -> np.ndarray:
@@ -105,8 +104,3 @@ def test_bad_precision_is_named(model, match):
     layers = [dict(MODEL["layer"][0], **model)] + MODEL["layer"][1:]
     with pytest.raises(ModelError, match=match):
         Model.from_dict({**MODEL, "layer": layers})
-
-
-def test_16_bit_models_are_refused_before_any_run():
-    with pytest.raises(ModelError, match="no kernels in the lowering yet"):
-        work_list(Model.from_dict(MODEL))

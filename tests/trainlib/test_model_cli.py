@@ -11,7 +11,7 @@ import pytest
 from trainlib.choices import Choice, ChoiceTable
 from trainlib.cli import main
 from trainlib.driver import run_config
-from trainlib.errors import ModelError, PlanError
+from trainlib.errors import ModelError, NotAvailable, PlanError
 from trainlib.model import Model
 from trainlib.workflow import plan_model, work_list
 
@@ -63,7 +63,11 @@ def _write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_examples_load_and_plan(path):
     m = Model.load(path)
-    plan = plan_model(m, run_config("pulp-open", 8))
+    try:
+        plan = plan_model(m, run_config("pulp-open", 8))
+    except NotAvailable as e:           # a 16-bit model waits for its kernel families
+        assert m.precisions != {"fp32"} and "16" in str(e), e
+        pytest.skip(f"{path.name}: {e}")
     assert all(p.tcdm_bytes <= p.budget for _, _, p in plan.steps)
     assert plan.describe(m)[0].startswith("memory:")
 

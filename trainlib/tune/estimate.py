@@ -14,7 +14,8 @@ dimension) and the kernels' headers describe:
   rows (``_n``) or V columns (``_m``), balanced; the share covered by U-row strips, then one
   strip of each smaller power-of-two row count that fits; along a strip, U x V blocks, then one
   block of each smaller power-of-two width that fits; a u x v block costs u + v loads and u * v
-  multiply-adds per K step and u * v stores (plus u * v loads when accumulating);
+  multiply-adds per K step and u * v stores (plus u * v loads when accumulating); a 16-bit
+  packed-SIMD kernel (family ``matmul_fp16`` / ``matmul_bf16``) steps K by pairs;
 * naive matmuls: contiguous blocks of ceil(P / cores) rows or columns, 1 x 1 blocks;
 * depthwise kernels: contiguous blocks of ceil(N / cores) channels (``channels``) or of
   ceil(M / cores) columns of every channel (``columns``); per channel, 1 x V column blocks each
@@ -92,6 +93,8 @@ def _cover(rows: int, cols: int, u: int, v: int) -> list[tuple[int, int, int]]:
 
 def _matmul_bound(k: Kernel, a: Mapping[str, int], cores: int) -> int:
     n, m, kk, acc = a["N"], a["M"], a["K"], a.get("accumulate", 0)
+    if k.family.endswith(("_fp16", "_bf16")):   # packed SIMD: one load / MAC per k pair
+        kk = math.ceil(kk / 2)
     u, v = k.unroll
     split_n = k.parallel == "N"
     p = n if split_n else m
@@ -123,7 +126,7 @@ def call_bound(call: Call, cores: int) -> int:
     """Cycles the call takes at least: the busiest core's unavoidable instructions.  A kernel
     whose split this module does not model gets 0, so it is never pruned, only run."""
     k = catalogue()[call.kernel]
-    if k.family == "matmul" and k.parallel in ("N", "M"):
+    if k.family in ("matmul", "matmul_fp16", "matmul_bf16") and k.parallel in ("N", "M"):
         return _matmul_bound(k, _ints(call), cores)
     if k.family == "depthwise" and k.parallel in ("channels", "columns"):
         return _depthwise_bound(k, _ints(call), cores)

@@ -37,16 +37,22 @@ class Job:
     cores: int
     config: dict                     # dataclasses.asdict of the ClusterConfig
     seed: int = 0
+    precision: str = "fp32"          # the arithmetic of the step (its kernels and tensors)
 
     @classmethod
     def make(cls, layer: Layer, in_shape, step: str, kernel: str, memory: str,
-             tile: int | None, cfg: ClusterConfig, seed: int = 0) -> Job:
+             tile: int | None, cfg: ClusterConfig, seed: int = 0,
+             precision: str = "fp32") -> Job:
         return cls(layer_to_dict(layer), tuple(in_shape), step, kernel, memory, tile,
-                   cfg.cores, dataclasses.asdict(cfg), seed)
+                   cfg.cores, dataclasses.asdict(cfg), seed, precision)
 
     def key_data(self) -> dict:
-        """The job as JSON-able data (the cache key is built from it)."""
-        return dataclasses.asdict(self)
+        """The job as JSON-able data (the cache key is built from it; an fp32 job's key is
+        the same as before precisions existed, so cached fp32 results stay valid)."""
+        d = dataclasses.asdict(self)
+        if d["precision"] == "fp32":
+            del d["precision"]
+        return d
 
 
 @dataclass
@@ -108,7 +114,7 @@ def run_candidate(job: Job) -> dict:
         layer = layer_from_dict(dict(job.layer), 0)
         run = run_layer_step(layer, job.in_shape, job.step, kernel=job.kernel, tile=job.tile,
                              memory=job.memory, cores=job.cores, config=config_of(job),
-                             seed=job.seed)
+                             seed=job.seed, precision=job.precision)
     except TrainlibError as e:
         return Measurement("error", message=str(e),
                            seconds=time.perf_counter() - t0).to_dict()

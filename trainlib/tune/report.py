@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from traces.term import Column, Tabular
+from trainlib.tune.autoprec import AutoPrecision
 from trainlib.tune.tuner import Tuning
 
 
@@ -59,3 +60,19 @@ def summary(t: Tuning) -> str:
         line += (f"; tuned steps: {base:,} cycles with the default kernels, {best:,} tuned "
                  f"({base / best:.2f}x)")
     return line
+
+
+def precision_table(a: AutoPrecision, title: str) -> Tabular:
+    """``--precision auto``: per layer the precision chosen, each precision's cycles and
+    error against fp32, and why."""
+    precs = [t.precision for t in a.layers[0].trials] if a.layers else []
+    cols = [Column("layer", key=True), Column("chosen")]
+    for p in precs:
+        cols += [Column(f"{p} cycles", number=True), Column(f"{p} rel. error")]
+    tab = Tabular(title, [*cols, Column("why")])
+    for lc in a.layers:
+        row: list = [lc.layer, lc.chosen]
+        for t in lc.trials:
+            row += [None if t.refused else t.cycles, f"{t.error:.2e}"]
+        tab.add(*row, lc.why)
+    return tab

@@ -29,7 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
 from isasim.config import ClusterConfig
-from trainlib.errors import PlanError
+from trainlib.errors import NotAvailable, PlanError
 from trainlib.layers import Layer
 from trainlib.lowering import (
     DEFAULT_KERNELS,
@@ -40,6 +40,7 @@ from trainlib.lowering import (
     unavailable,
 )
 from trainlib.planner import measure, plan_step, tcdm_budget
+from trainlib.precision import default_kernel
 from trainlib.schedule import Tiling
 from trainlib.tune.cache import ResultCache, cache_key
 from trainlib.tune.estimate import (
@@ -104,15 +105,21 @@ class StepSearch:
 
     def __init__(self, layer: Layer, in_shape: tuple[int, ...], step: str,
                  cfg: ClusterConfig, memory: str, opts: SearchOptions,
-                 cal: Calibration) -> None:
+                 cal: Calibration, precision: str = "fp32") -> None:
         self.layer, self.in_shape, self.step = layer, tuple(in_shape), step
         self.cfg, self.memory, self.opts, self.cal = cfg, memory, opts, cal
+        self.precision = precision
         self.local = Calibration()
         self.default_kernel = DEFAULT_KERNELS[(layer.kind, step)]
         self.specs: dict[str, StepSpec] = {}
         self.rejected: dict[str, str] = {}
-        for k in kernel_candidates(layer, step):
-            spec = layer_step(layer, self.in_shape, step, k)
+        if precision != "fp32":
+            try:
+                self.default_kernel = default_kernel(self.default_kernel, precision)
+            except NotAvailable as e:
+                self.rejected[self.default_kernel] = str(e)
+        for k in kernel_candidates(layer, step, precision):
+            spec = layer_step(layer, self.in_shape, step, k, precision)
             why = unavailable(spec)
             if why:
                 self.rejected[k] = why
@@ -142,7 +149,8 @@ class StepSearch:
 
     @property
     def name(self) -> str:
-        return f"{self.layer.name} {self.step}"
+        tag = "" if self.precision == "fp32" else f" ({self.precision})"
+        return f"{self.layer.name} {self.step}{tag}"
 
     def _does_not_fit(self, spec: StepSpec) -> str:
         budget = tcdm_budget(self.cfg) - self.opts.reserve
@@ -258,7 +266,7 @@ class StepSearch:
 
     def job(self, c: Candidate) -> Job:
         return Job.make(self.layer, self.in_shape, self.step, c.kernel, self.memory,
-                        c.option.run_tile, self.cfg, self.opts.seed)
+                        c.option.run_tile, self.cfg, self.opts.seed, self.precision)
 
     def kernels_of(self, kernel: str) -> list[str]:
         """Every kernel the step's program contains with ``kernel`` as its main one."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from isasim.config import ClusterConfig
 from trainlib.lowering import StepSpec, TensorUse
 from trainlib.planner import aligned, measure, tcdm_budget
-from trainlib.schedule import Tiling
+from trainlib.schedule import Tiling, dma_tile_ok
 
 
 @dataclass(frozen=True)
@@ -82,12 +82,13 @@ def footprint(spec: StepSpec, memory: str, n: int, double_buffer: bool
     whole = memory == "tcdm"
     for t in spec.tensors:
         if whole or t.split is None:
-            add(_kind(t), aligned(4 * t.size))
+            add(_kind(t), aligned(t.nbytes))
         else:
-            add(_kind(t), (2 if double_buffer else 1) * aligned(4 * t.split.tile_size(n)))
+            tile = aligned(t.element_bytes * t.split.tile_size(n))
+            add(_kind(t), (2 if double_buffer else 1) * tile)
     for s in spec.scratch:
         size = s.size(spec.extent if whole or s.prologue else n)
-        add("im2col" if s.name == "i2r" else "scratch", aligned(4 * size))
+        add("im2col" if s.name == "i2r" else "scratch", aligned(s.element_bytes * size))
     for v in spec.consts.values():
         add("constants", aligned(4 * v.size))
     return out
@@ -111,6 +112,8 @@ def tilings(spec: StepSpec, cfg: ClusterConfig, memory: str, reserve: int = 0,
                  for n in tile_sizes(spec.extent, cfg.cores, max_tiles)]
     out = []
     for n, db in cands:
+        if memory == "l2" and not dma_tile_ok(spec, n):
+            continue
         fp = footprint(spec, memory, n, db)
         if sum(fp.values()) > budget:
             continue
@@ -124,17 +127,17 @@ def tilings(spec: StepSpec, cfg: ClusterConfig, memory: str, reserve: int = 0,
 
 def transfer_bytes(spec: StepSpec, n: int) -> tuple[int, int]:
     """(bytes in, bytes out) a tile of n moves between L2 and TCDM (split tensors only)."""
-    ins = sum(4 * t.split.tile_size(n) for t in spec.tensors
+    ins = sum(t.element_bytes * t.split.tile_size(n) for t in spec.tensors
               if t.split is not None and t.role in ("in", "inout"))
-    outs = sum(4 * t.split.tile_size(n) for t in spec.tensors
+    outs = sum(t.element_bytes * t.split.tile_size(n) for t in spec.tensors
                if t.split is not None and t.role in ("out", "inout"))
     return ins, outs
 
 
 def whole_bytes(spec: StepSpec) -> tuple[int, int]:
     """(bytes in, bytes out) of the tensors every tile needs whole (moved once)."""
-    ins = sum(4 * t.size for t in spec.tensors
+    ins = sum(t.nbytes for t in spec.tensors
               if t.split is None and t.role in ("in", "inout"))
-    outs = sum(4 * t.size for t in spec.tensors
+    outs = sum(t.nbytes for t in spec.tensors
                if t.split is None and t.role in ("out", "inout"))
     return ins, outs

@@ -44,6 +44,7 @@ class TuneOptions:
     cores: int = 8
     config: str | ClusterConfig = "pulp-open"
     l1: int | None = None              # TCDM bytes of the simulated cluster (None: config's)
+    isa: str | None = None             # ISA string of the cores (None: the config's)
     memory: str | None = None          # tcdm | l2 (None: the model's plan; a layer: l2)
     search: SearchOptions = SearchOptions()
     timeout: float = 120.0             # seconds per candidate before its worker is killed
@@ -53,8 +54,9 @@ class TuneOptions:
 
     def cluster(self) -> ClusterConfig:
         cfg = run_config(self.config, self.cores)
-        if self.l1 is not None:
-            cfg = cfg.replace(tcdm_size=self.l1)
+        if self.l1 is not None or self.isa is not None:
+            cfg = cfg.replace(tcdm_size=self.l1 if self.l1 is not None else cfg.tcdm_size,
+                              xpulp=self.isa or cfg.xpulp)
             cfg.validate()
         return cfg
 
@@ -143,17 +145,22 @@ class Tuning:
         return "".join(out)
 
 
-def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str]]:
-    """The steps of a training step that have a kernel choice, in work-list order."""
+Steps = list[tuple[Layer, tuple[int, ...], str] | tuple[Layer, tuple[int, ...], str, str]]
+
+
+def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str]]:
+    """The steps of a training step that have a kernel choice, in work-list order, each with
+    its layer's precision (an fp16 layer tunes among the fp16 kernels)."""
     shapes = model.shapes()
     out = []
     for w in work_list(model):
-        if w.kind in ("fw", "wg", "ig") and isinstance(model.layers[w.layer], TUNABLE):
-            out.append((model.layers[w.layer], shapes[w.layer], w.kind))
+        la = model.layers[w.layer] if w.layer >= 0 else None
+        if w.kind in ("fw", "wg", "ig") and isinstance(la, TUNABLE):
+            out.append((la, shapes[w.layer], w.kind, model.precision_of(la.name)))
     return out
 
 
-def tune_steps(steps: list[tuple[Layer, tuple[int, ...], str]], memory: str,
+def tune_steps(steps: Steps, memory: str,
                opts: TuneOptions, *, executor: Executor | None = None,
                cache: ResultCache | None = None,
                job_fn: Callable[[Job], dict] = run_candidate,
@@ -163,7 +170,8 @@ def tune_steps(steps: list[tuple[Layer, tuple[int, ...], str]], memory: str,
     t0 = time.perf_counter()
     cfg = opts.cluster()
     cal = Calibration()
-    searches = [StepSearch(la, s, st, cfg, memory, opts.search, cal) for la, s, st in steps]
+    searches = [StepSearch(la, s, st, cfg, memory, opts.search, cal, *prec)
+                for la, s, st, *prec in steps]
     if cache is None:
         cache = ResultCache(default_dir() if opts.cache_dir == "" else opts.cache_dir)
     own = executor is None
@@ -194,10 +202,12 @@ def tune_model(model: Model, opts: TuneOptions, **kw) -> Tuning:
 
 
 def tune_layer(layer: Layer, in_shape: tuple[int, ...], opts: TuneOptions,
-               steps: tuple[str, ...] = ("fw", "wg", "ig"), **kw) -> Tuning:
-    """Tune the given steps of one layer (streamed from L2 unless ``opts.memory`` says)."""
+               steps: tuple[str, ...] = ("fw", "wg", "ig"), precision: str = "fp32",
+               **kw) -> Tuning:
+    """Tune the given steps of one layer in ``precision`` (streamed from L2 unless
+    ``opts.memory`` says)."""
     layer.out_shape(tuple(in_shape))
-    tuning = tune_steps([(layer, tuple(in_shape), s) for s in steps], opts.memory or "l2",
-                        opts, **kw)
+    tuning = tune_steps([(layer, tuple(in_shape), s, precision) for s in steps],
+                        opts.memory or "l2", opts, **kw)
     tuning.meta["layer"] = layer.signature(tuple(in_shape))
     return tuning
