@@ -9,10 +9,12 @@ rewritten here for that register file, so its control flow and arithmetic exist 
   macros that name f registers or FP moves (``fzero``, ``fli``, ``lanes``, ``lanes_a``,
   ``map2``) are copied in; every macro the file then defines is renamed ``<macro>_<stem>_x``
   (all kernel files of a program are assembled as one source);
-* each f register is mapped to an x register that no instruction of the file (nor of the
-  ``common.inc`` macros it expands) names, caller-saved ones first (t, then a registers),
-  then callee-saved s registers, which every entry then saves on the stack and every ``ret``
-  restores (SPMD calling convention: catalogue.py);
+* each f register is mapped to an x register that holds no value while it does (liveness on
+  the f-register program as assembled: ``flow``, ``interference``), caller-saved ones first
+  (t, then a registers), then callee-saved s registers, which every entry then saves on the
+  stack and every ``ret`` restores (SPMD calling convention: catalogue.py).  The map is one per
+  file (macros expand the same text in several routines), so a file whose live values exceed
+  the 27 allocatable x registers somewhere is not generated (``zfinx.toml`` says which);
 * ``flw`` / ``fsw`` / ``flh`` / ``fsh`` become ``lw`` / ``sw`` / ``lh`` / ``sh`` (a 16-bit load
   sign-extends where ``flh`` NaN-boxes: a Zhinx operand is bits 15..0, so scalar arithmetic
   reads the same value, and a packed tail element's upper lane stays unused as before);
@@ -40,7 +42,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from toolchain.table import Selection, parse_selection
+from toolchain.asm import assemble
+from toolchain.table import Selection, load_isa, parse_selection
 
 HERE = Path(__file__).parent
 CATALOGUE = HERE / "zfinx.toml"
@@ -109,8 +112,15 @@ def inline(text: str) -> str:
             inc = inc[:inc.rstrip().rfind(".endif")]
         return inline(inc)
     text = INCLUDE.sub(one, text)
-    wanted = {name: body for name, body in common_fp_macros().items()
-              if re.search(WORD.format(name), code_only(text))}
+    wanted: dict[str, str] = {}
+    grown = True
+    while grown:                # the FP macros the file uses, and those these use
+        code = code_only(text + "".join(wanted.values()))
+        more = {n: b for n, b in common_fp_macros().items()
+                if n not in wanted and re.search(WORD.format(n), code)}
+        wanted.update(more)
+        grown = bool(more)
+    wanted = {n: b for n, b in common_fp_macros().items() if n in wanted}
     if wanted:
         text = re.sub(r'(?m)^(\s*\.include\s+"common\.inc"\s*\n)',
                       lambda m: m.group(1) + "".join(wanted.values()), text, count=1)
@@ -123,30 +133,144 @@ def rename_macros(text: str, suffix: str) -> str:
     return text
 
 
-def common_macros_used(text: str) -> list[str]:
-    """The texts of the common.inc macros ``text`` expands, directly or through one another."""
-    macros = {m.group(1): m.group(0) for m in MACRO.finditer((HERE / "common.inc").read_text())}
-    seen: dict[str, str] = {}
-    todo = [code_only(text)]
-    while todo:
-        code = todo.pop()
-        for name, body in macros.items():
-            if name not in seen and re.search(WORD.format(name), code):
-                seen[name] = body
-                todo.append(code_only(body))
-    return list(seen.values())
+Reg = tuple[str, int]                       # ("x" | "f", number)
+# live at a kernel's return: ra, sp, gp, tp (the s registers a map uses are saved by the entry
+# and restored before the return, so their callers' values are no constraint)
+EXIT_LIVE = frozenset(("x", r) for r in (1, 2, 3, 4))
 
 
-def register_map(text: str) -> dict[int, int]:
-    """f register number -> x register number: x registers no instruction of ``text`` or of
-    the common.inc macros it expands names, caller-saved first."""
-    code = code_only(text) + "".join(code_only(m) for m in common_macros_used(text))
-    used_x = {ABI_X[r] for r in X_REG.findall(code)}
-    need = sorted({ABI_F[r] for r in F_REG.findall(code_only(text))})
-    free = [x for x in POOL if x not in used_x]
-    if len(free) < len(need):
-        raise ZfinxError(f"{len(need)} f registers, {len(free)} free x registers")
-    return dict(zip(need, free, strict=False))
+def flow(src: str, text: str, isa: str) -> tuple[dict, dict, list[int]]:
+    """The f-register program of kernel file ``src`` as a control-flow graph: per instruction
+    address (registers read, registers written), successors, and the entry addresses.
+
+    Edges: fall-through, branch and jump targets, a hardware loop's last body instruction back
+    to its first, and ``jalr x0, r`` to the instruction after every ``jal`` / ``jalr`` that
+    links in ``r`` (the element-wise split subroutines return with ``jr t6``), plus the exit
+    (``EXIT_LIVE``) when ``r`` is ra."""
+    prog = assemble(text, filename=src, family=isa, include_dirs=[HERE])
+    table = load_isa(isa)
+    insns: dict[int, tuple[set, set, object]] = {}
+    order: list[int] = []
+    for sec in prog.sections:
+        if not sec.executable:
+            continue
+        pc = sec.addr
+        while pc < sec.end:
+            word = int.from_bytes(sec.data[pc - sec.addr:pc - sec.addr + 4].ljust(4, b"\0"),
+                                  "little")
+            d = table.decode(word)
+            if d is None:
+                raise ZfinxError(f"{src}: no instruction at {pc:#x}")
+            reads, writes = set(), set()
+            for name, f in d.base.fields.items():
+                if f.kind not in ("xreg", "freg") or (f.kind == "xreg" and
+                                                      d.base_values[name] == 0):
+                    continue
+                reg = ("x" if f.kind == "xreg" else "f", d.base_values[name])
+                if f.role == "dst" or name in d.base.writes:
+                    writes.add(reg)
+                if f.role == "src" or name in d.base.reads:
+                    reads.add(reg)
+            if d.base.name == "fsw" and d.base_values.get("rs1") == 2:
+                # the caller's fs registers: a core without f registers has none to keep, so
+                # saving them is no use of a value (the store stays, harmless)
+                reads -= {("f", r) for r in CALLEE_SAVED}
+            insns[pc] = (reads, writes, d)
+            order.append(pc)
+            pc += d.length
+    succ: dict[int, set] = {pc: set() for pc in order}
+    links: dict[int, list[int]] = {}
+    for i, pc in enumerate(order):
+        d = insns[pc][2]
+        name, v = d.base.name, d.base_values
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        target = next((pc + v[n] for n, f in d.base.fields.items() if f.kind == "pcrel"), None)
+        if name == "jal":
+            succ[pc].add(target)
+            if v.get("rd", 0):
+                links.setdefault(v["rd"], []).append(nxt)
+            continue
+        if name == "jalr":
+            if v.get("rd", 0):
+                raise ZfinxError(f"{src}: an indirect call at {pc:#x}")
+            continue
+        if name in ("lp.setup", "lp.setupi", "lp.endi"):
+            start = nxt if name != "lp.endi" else None
+            if start is not None:
+                succ[target].add(start)
+        if name == "lp.starti":
+            raise ZfinxError(f"{src}: lp.starti at {pc:#x} (not followed)")
+        if nxt is not None:
+            succ[pc].add(nxt)
+        if target is not None and not name.startswith("lp."):
+            succ[pc].add(target)
+    for pc in order:
+        d = insns[pc][2]
+        if d.base.name == "jalr":
+            link = d.base_values["rs1"]
+            succ[pc] |= {r for r in links.get(link, ()) if r is not None}
+            if link == 1:
+                succ[pc].add(None)
+    entries = [s.value for s in prog.symbols.values() if s.binding == "global"]
+    return insns, succ, entries
+
+
+def interference(src: str, text: str, isa: str) -> dict[Reg, set[Reg]]:
+    """Which registers hold values at the same time as which (liveness on ``flow``)."""
+    insns, succ, entries = flow(src, text, isa)
+    live_in: dict[int, frozenset] = {pc: frozenset() for pc in insns}
+    changed = True
+    while changed:
+        changed = False
+        for pc in reversed(list(insns)):
+            out = live_out(pc, succ, live_in)
+            reads, writes, _ = insns[pc]
+            new = frozenset(reads | (out - writes))
+            if new != live_in[pc]:
+                live_in[pc], changed = new, True
+    edges: dict[Reg, set[Reg]] = {}
+
+    def clash(a: Reg, b: Reg) -> None:
+        if a != b:
+            edges.setdefault(a, set()).add(b)
+            edges.setdefault(b, set()).add(a)
+    for pc, (_, writes, _) in insns.items():
+        for w in writes:
+            for r in live_out(pc, succ, live_in) | writes:
+                clash(w, r)
+    for e in entries:
+        for a in live_in.get(e, ()):
+            for b in live_in[e]:
+                clash(a, b)
+    return edges
+
+
+def live_out(pc: int, succ: dict, live_in: dict) -> frozenset:
+    out: set = set()
+    for s in succ[pc]:
+        out |= EXIT_LIVE if s is None else live_in[s]
+    return frozenset(out)
+
+
+def register_map(src: str, text: str, isa: str) -> dict[int, int]:
+    """f register number -> x register number, caller-saved first: an x register that holds
+    no value while the f register does (nor does another f register mapped to it)."""
+    edges = interference(src, text, isa)
+    fregs = sorted({r for r in edges if r[0] == "f"} |
+                   {("f", ABI_F[r]) for r in F_REG.findall(code_only(inline(text)))})
+    fregs.sort(key=lambda r: -len(edges.get(r, ())))
+    out: dict[int, int] = {}
+    for f in fregs:
+        clashes = edges.get(f, set())
+        for x in POOL:
+            if ("x", x) in clashes or any(out[g[1]] == x for g in clashes if g[0] == "f"
+                                          and g[1] in out):
+                continue
+            out[f[1]] = x
+            break
+        else:
+            raise ZfinxError(f"no free x register for f{f[1]}")
+    return out
 
 
 def save_restore(text: str, entries: list[str], saved: list[int]) -> str:
@@ -190,15 +314,16 @@ def rename_symbols_code(code: str, names: re.Pattern) -> str:
     return code[:keep] + names.sub(lambda m: m.group(1) + SUFFIX, code[keep:])
 
 
-def rewrite(src: str, text: str, entries: list[str]) -> str:
-    """The zfinx form of kernel file ``src`` (text ``text``, global entries ``entries``)."""
+def rewrite(src: str, text: str, entries: list[str], isa: str) -> str:
+    """The zfinx form of kernel file ``src`` (text ``text``, global entries ``entries``,
+    written for ``isa``)."""
     stem = src.removesuffix(".s")
+    regs = register_map(src, text, isa)
     body = rename_macros(inline(text), f"{stem}_x")
-    regs = register_map(body)
     body = F_REG.sub(lambda m: X_NAME[regs[ABI_F[m.group(1)]]], body)
     body = MOVE.sub(lambda m: MOVES[m.group(1)], body)
     body = rename_symbols(body, entries)
-    saved = sorted(x for x in regs.values() if x in CALLEE_SAVED)
+    saved = sorted({x for x in regs.values() if x in CALLEE_SAVED})
     body = save_restore(body, [e + SUFFIX for e in entries], saved)
     mapping = ", ".join(f"f{f}->{X_NAME[x]}" for f, x in sorted(regs.items()))
     head = GENERATED.format(src=src) + f"# f registers: {mapping}\n"
@@ -245,7 +370,8 @@ def outputs() -> dict[Path, str]:
         out = src.removesuffix(".s") + "_zfinx.s" if fp else src
         if fp:
             try:
-                files[HERE / out] = rewrite(src, text, symbols)
+                isa = max((spec.get("isa", "rv32imfc_xpulpv2") for spec in specs), key=len)
+                files[HERE / out] = rewrite(src, text, symbols, isa)
             except ZfinxError as e:
                 skipped.append(f"#   {src}: {e}")
                 continue
@@ -259,8 +385,8 @@ def outputs() -> dict[Path, str]:
             entries += [f"{k} = {toml_value(v)}" for k, v in x.items()]
             entries.append("")
     if skipped:
-        entries[3:3] = ["# Not generated (a per-file register map does not fit; they need a",
-                        "# per-routine one):", *skipped, ""]
+        entries[3:3] = ["# Not generated (more values live at once than x registers, counted over",
+                        "# the whole file):", *skipped, ""]
     files[CATALOGUE] = "\n".join(entries)
     return files
 
