@@ -34,12 +34,13 @@ binary32, see ``loss_fp16.s``).  ``variant(k, precision)`` names the kernel to c
 ``convert`` (``fp32_to_fp16``, ``fp16_to_fp32``, ``fp32_to_bf16``, ``bf16_to_fp32``, struct
 copy) converts tensors between layers of different precisions.
 
-Single register file (zfinx, the ``gvsoc-2022`` preset's cores): every kernel exists for both
+Single register file (zfinx, the ``gvsoc-2022`` preset's cores): kernels exist for both
 register-file models.  The matmul families name their zfinx variants by an ``x`` in the prefix
 (``mm_`` -> ``mmx_``, ``mmh_`` -> ``mmhx_``, ``mmb_`` -> ``mmbx_``; block shapes that fit 32 x
 registers, ``matmul_gen.py``); every other kernel ``k`` has ``k_x`` (``asm_kernels/zfinx_gen.py``,
-``zfinx.toml``: the same code with f registers mapped to free x registers and FP loads, stores
-and moves made integer ones; integer-only kernels' ``_x`` entries name the original file), same
+``zfinx.toml``: the same code with f registers mapped to x registers by liveness and FP loads,
+stores and moves made integer ones; integer-only kernels' ``_x`` entries name the original
+file; depthwise, loss and pooling hold too many values at once and have none yet), same
 family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names the kernel to
 call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
 """

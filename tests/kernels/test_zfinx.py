@@ -89,6 +89,34 @@ def test_rewritten_file_does_not_assemble_with_f_registers(name):
         assemble(k.source(), filename=k.file, family=F_ISA, include_dirs=[kernel_dir()])
 
 
+def test_register_map_follows_liveness():
+    """ft0 is live while t0 is (t0 written between ft0's load and its use): not t0.  ft1 is
+    born where ft0 dies, so both take t1, the first caller-saved register free of t0."""
+    src = """
+    .text
+    .globl k
+k:
+    flw ft0, 0(a0)
+    lw t0, 4(a0)
+    fadd.s ft1, ft0, ft0
+    fsw ft1, 0(a0)
+    add t0, t0, t0
+    sw t0, 4(a0)
+    ret
+"""
+    assert zfinx_gen.register_map("k.s", src, "rv32imfc_xpulpv2") == {0: 6, 1: 6}
+    # the same with ft0 still read after t0's last use: ft0 and ft1 overlap
+    src2 = src.replace("    ret", "    fsw ft0, 8(a0)\n    ret")
+    assert zfinx_gen.register_map("k.s", src2, "rv32imfc_xpulpv2") == {0: 6, 1: 7}
+
+
+def test_files_with_too_many_live_values_are_listed_not_generated():
+    listed = zfinx_gen.CATALOGUE.read_text()
+    for src in ("depthwise.s", "loss.s", "pooling.s"):
+        assert f"#   {src}: no free x register" in listed
+        assert not (zfinx_gen.HERE / src.replace(".s", "_zfinx.s")).exists()
+
+
 def test_generated_files_are_current():
     stale = [p.name for p, text in zfinx_gen.outputs().items()
              if not p.exists() or p.read_text() != text]
