@@ -89,6 +89,14 @@ def test_rewritten_file_does_not_assemble_with_f_registers(name):
         assemble(k.source(), filename=k.file, family=F_ISA, include_dirs=[kernel_dir()])
 
 
+def test_all_zfinx_files_assemble_as_one_program():
+    """As trainlib assembles a step's kernel files: one source, macros renamed per file."""
+    from trainlib.driver import program_source
+    files = tuple(sorted({k.file for k in catalogue().values() if k.regfile == "x"}))
+    assemble(program_source("    .text\n_start:\n    ret\n", files), filename="all.s",
+             family=ZFINX_ISA, include_dirs=[kernel_dir()])
+
+
 def test_register_map_follows_liveness():
     """ft0 is live while t0 is (t0 written between ft0's load and its use): not t0.  ft1 is
     born where ft0 dies, so both take t1, the first caller-saved register free of t0."""
