@@ -33,6 +33,16 @@ argument structures are the fp32 kernel's: same fields and element counts, the p
 binary32, see ``loss_fp16.s``).  ``variant(k, precision)`` names the kernel to call.  Family
 ``convert`` (``fp32_to_fp16``, ``fp16_to_fp32``, ``fp32_to_bf16``, ``bf16_to_fp32``, struct
 copy) converts tensors between layers of different precisions.
+
+Single register file (zfinx, the ``gvsoc-2022`` preset's cores): kernels exist for both
+register-file models.  The matmul families name their zfinx variants by an ``x`` in the prefix
+(``mm_`` -> ``mmx_``, ``mmh_`` -> ``mmhx_``, ``mmb_`` -> ``mmbx_``; block shapes that fit 32 x
+registers, ``matmul_gen.py``); every other kernel ``k`` has ``k_x`` (``asm_kernels/zfinx_gen.py``,
+``zfinx.toml``: the same code with f registers mapped to x registers by liveness and FP loads,
+stores and moves made integer ones; integer-only kernels' ``_x`` entries name the original
+file; depthwise, loss and pooling hold too many values at once and have none yet), same
+family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names the kernel to
+call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
 """
 
 from __future__ import annotations
@@ -129,6 +139,29 @@ def variant(name: str, precision: str) -> str:
     if name in BINARY32_IN_EVERY_PRECISION:
         return name
     raise KeyError(f"no {precision} variant of kernel {name!r} in the catalogue")
+
+
+def for_isa(name: str, isa: str) -> str:
+    """The kernel computing what kernel ``name`` computes that a core whose ISA is ``isa`` runs:
+    ``name`` itself when ``usable``, else its single-register-file variant (``name_x``, or the
+    matmul prefix's ``x`` form), else its f-register original when ``name`` is a zfinx one.
+    KeyError naming the register-file model when the catalogue has none."""
+    cat = catalogue()
+    base = name.removesuffix("_x")
+    cands = [name, f"{name}_x", base]
+    for f_prefix, x_prefix in MATMUL_ZFINX_PREFIX:
+        if name.startswith(f_prefix):
+            cands.append(x_prefix + name[len(f_prefix):])
+        elif name.startswith(x_prefix):
+            cands.append(f_prefix + name[len(x_prefix):])
+    for cand in cands:
+        if cand in cat and usable(cat[cand], isa):
+            return cand
+    model = "single register file (zfinx)" if parse_selection(isa).zfinx else "f registers"
+    raise KeyError(f"no variant of kernel {name!r} for {isa} ({model}) in the catalogue")
+
+
+MATMUL_ZFINX_PREFIX = (("mm_", "mmx_"), ("mmh_", "mmhx_"), ("mmb_", "mmbx_"))
 
 
 # fp32 kernels that serve the 16-bit layers too: they read and write only binary32 words

@@ -1,0 +1,150 @@
+"""The single-register-file (zfinx) kernels of asm_kernels/zfinx_gen.py against their originals.
+
+* Every rewritten kernel ``k_x`` computes, under the ``gvsoc-2022`` preset (FP values in x
+  registers), outputs bit-identical to those of its f-register original ``k`` run with the
+  same preset's timing and separate FP registers: the rewrite keeps the operations and their
+  order, so any difference is a wrong register map or a wrong move.  Inputs are random bits
+  (NaNs and infinities included for the 16-bit kernels, whose arrays are read as halves), on
+  shapes with leftovers (n odd and not a multiple of a group, C x HW with C < cores).
+* The checked runner (``checked_run``) catches writes past an output, writes to inputs, and
+  callee-saved registers the entries' save / restore would leave changed.
+* A zfinx kernel is refused for a core with f registers (``usable``; its file does not assemble
+  for that ISA), every generated file is current and assembles for its catalogue ISA.
+* Cycle baselines (``baselines/zfinx.json``) of every rewritten kernel on 8 cores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from asm_kernels import zfinx_gen
+from asm_kernels.catalogue import catalogue, for_isa, kernel, kernel_dir, usable
+from toolchain.asm import AsmError, assemble
+
+from .checked_run import run_checked
+from .cycle_baselines import check
+
+FAMILY = "zfinx"
+PRESET = "gvsoc-2022"
+ZFINX_ISA = "rv32imc_zfinx_xpulpv2_xf16_xf16alt_xfvec"
+F_ISA = "rv32imfc_xpulpv2_xf16_xf16alt_xfvec"
+GENERATED = sorted(n for n, k in catalogue().items()
+                   if k.file.endswith("_zfinx.s") and not k.file.startswith("matmul"))
+ALL_X = sorted(n for n, k in catalogue().items()
+               if k.name.endswith(zfinx_gen.SUFFIX) and not k.file.startswith("matmul"))
+# sizes with leftovers: (n) for element streams, (C, HW) for the bias kernels
+SHAPES = ({"n": 37, "C": 3, "HW": 13}, {"n": 3, "C": 1, "HW": 1})
+
+
+def args_for(name: str, sizes: dict, seed: int) -> tuple[dict, list[str]]:
+    """Arguments of kernel ``name``: every i32 field from ``sizes``, every f32 field 0.37 (a
+    slope, a learning rate, a fill value), every array random words, big enough for the product
+    of the i32 fields whatever its element size."""
+    k = kernel(name)
+    rng = np.random.default_rng(seed)
+    ints = {f: sizes[f] for f, kind in k.args.fields if kind == "i32"}
+    words = int(np.prod(list(ints.values()))) + 1
+    args: dict = {}
+    for f, kind in k.args.fields:
+        if kind == "ptr":
+            args[f] = rng.standard_normal(words).astype(np.float32)
+            if "16" in name:                    # halves: random bits, specials included
+                args[f] = rng.integers(0, 2**32, words, dtype=np.uint32).view(np.float32)
+        else:
+            args[f] = ints[f] if kind == "i32" else 0.37
+    return args, [f for f, kind in k.args.fields if kind == "ptr"]
+
+
+def run(name: str, sizes: dict, cores: int, seed: int = 0) -> tuple[dict, int]:
+    args, arrays = args_for(name.removesuffix(zfinx_gen.SUFFIX), sizes, seed)
+    return run_checked(name, args, arrays, cores=cores, config=PRESET)
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_bit_identical_to_the_f_register_kernel(name):
+    original = name.removesuffix(zfinx_gen.SUFFIX)
+    for i, sizes in enumerate(SHAPES):
+        cores = (8, 3)[i]
+        got, _ = run(name, sizes, cores, seed=i)
+        want, _ = run(original, sizes, cores, seed=i)
+        for f in want:
+            assert np.array_equal(got[f].view(np.uint32), want[f].view(np.uint32)), \
+                (name, f, sizes, cores)
+
+
+@pytest.mark.parametrize("name", ALL_X)
+def test_zfinx_kernels_are_usable_only_with_zfinx(name):
+    k = kernel(name)
+    assert usable(k, ZFINX_ISA) and not usable(k, F_ISA)
+    assert for_isa(name.removesuffix(zfinx_gen.SUFFIX), ZFINX_ISA) == name
+    assert for_isa(name.removesuffix(zfinx_gen.SUFFIX), F_ISA) == name.removesuffix("_x")
+    assemble(k.source(), filename=k.file, family=k.isa, include_dirs=[kernel_dir()])
+
+
+@pytest.mark.parametrize("name", GENERATED[:1] + GENERATED[-1:])
+def test_rewritten_file_does_not_assemble_with_f_registers(name):
+    k = kernel(name)
+    with pytest.raises(AsmError):
+        assemble(k.source(), filename=k.file, family=F_ISA, include_dirs=[kernel_dir()])
+
+
+def test_all_zfinx_files_assemble_as_one_program():
+    """As trainlib assembles a step's kernel files: one source, macros renamed per file."""
+    from trainlib.driver import program_source
+    files = tuple(sorted({k.file for k in catalogue().values() if k.regfile == "x"}))
+    assemble(program_source("    .text\n_start:\n    ret\n", files), filename="all.s",
+             family=ZFINX_ISA, include_dirs=[kernel_dir()])
+
+
+def test_register_map_follows_liveness():
+    """ft0 is live while t0 is (t0 written between ft0's load and its use): not t0.  ft1 is
+    born where ft0 dies, so both take t1, the first caller-saved register free of t0."""
+    src = """
+    .text
+    .globl k
+k:
+    flw ft0, 0(a0)
+    lw t0, 4(a0)
+    fadd.s ft1, ft0, ft0
+    fsw ft1, 0(a0)
+    add t0, t0, t0
+    sw t0, 4(a0)
+    ret
+"""
+    assert zfinx_gen.register_map("k.s", src, "rv32imfc_xpulpv2") == {0: 6, 1: 6}
+    # the same with ft0 still read after t0's last use: ft0 and ft1 overlap
+    src2 = src.replace("    ret", "    fsw ft0, 8(a0)\n    ret")
+    assert zfinx_gen.register_map("k.s", src2, "rv32imfc_xpulpv2") == {0: 6, 1: 7}
+
+
+def test_files_with_too_many_live_values_are_listed_not_generated():
+    listed = zfinx_gen.CATALOGUE.read_text()
+    for src in ("depthwise.s", "loss.s", "pooling.s"):
+        assert f"#   {src}: no free x register" in listed
+        assert not (zfinx_gen.HERE / src.replace(".s", "_zfinx.s")).exists()
+
+
+def test_generated_files_are_current():
+    stale = [p.name for p, text in zfinx_gen.outputs().items()
+             if not p.exists() or p.read_text() != text]
+    assert not stale, f"regenerate with: python -m asm_kernels.zfinx_gen ({stale})"
+
+
+def test_for_isa_refuses_a_kernel_without_a_variant():
+    """4x6 register blocks need more than the 32 x registers: no mmx_4x6_n."""
+    with pytest.raises(KeyError, match="zfinx"):
+        for_isa("mm_4x6_n", ZFINX_ISA)
+    assert for_isa("mm_2x2_n", ZFINX_ISA) == "mmx_2x2_n"
+
+
+def cycles(name: str) -> int:
+    return run(name, {"n": 256, "C": 8, "HW": 32}, 8)[1]
+
+
+BASELINE_CASES = {f"{name}/c8": (lambda name=name: cycles(name)) for name in GENERATED}
+
+
+@pytest.mark.parametrize("case_id", sorted(BASELINE_CASES))
+def test_cycles_match_baseline(case_id):
+    check(FAMILY, case_id, BASELINE_CASES[case_id]())
