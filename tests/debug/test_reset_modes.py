@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from isasim import layout as L
 from isasim.cli import main
 from isasim.machine import Machine
 from toolchain.asm import assemble
@@ -25,7 +26,7 @@ def test_registers_at_reset():
         assert x[10] == (cfg.cluster_id << 5) | c                # a0 = mhartid
         assert [v for i, v in enumerate(x) if i not in (2, 10)] == [0] * 30
         assert all(m.freg(c, i) == 0.0 for i in range(32))
-        assert m.CS[c * 96 + 0] == m.program.entry                # pc
+        assert m.CS[c * L.NCS + L.CS_PC] == m.program.entry        # pc
 
 
 def test_no_stack_starts_with_sp_zero(tmp_path, capsys):
