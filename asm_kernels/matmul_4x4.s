@@ -1,11 +1,12 @@
 # mm_4x4_n / mm_4x4_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
-# when trans_B), fp32; main block 4 x 4 (K unrolled x4), rows (_n) or columns (_m) of C split over
+# when trans_B), fp32; main block 4 x 4 (K unrolled x2), rows (_n) or columns (_m) of C split over
 # the cores in whole groups of 4 rows / 4 columns.
 #
 # Scheduling: 4 x 4 block with all 32 FP registers: 16 accumulators and two banks of 4 + 4
 # operands, so the 8 loads of step s+1 are issued between the 16 multiply-adds of step s (8 loads
-# + 16 MACs + bumps per step: about 0.62 MAC/instruction with K unrolled x4). Beyond
-# PULP-TrainLib, whose 4 x 4 spills.
+# + 16 MACs + bumps per step: about 0.6 MAC/instruction). K unrolled x2: the loop (54
+# instructions) and the block's other code fit the 512-byte L0 instruction cache, x4 (104) does
+# not. Beyond PULP-TrainLib, whose 4 x 4 spills.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 36*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored
@@ -361,12 +362,12 @@ mm_4x4_done:
 
 # mm_4x4_4x4_t0: 4 x 4 blocks, B[K x M]; C[i..i+4, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 104 instructions for 64 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 54 instructions for 32 MACs (double operand registers, 0 load-use stalls).
 mm_4x4_4x4_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 2
-    andi t6, t6, 3
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_4x4_4x4_t0_blk_end
     beqz s3, mm_4x4_4x4_t0_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -460,56 +461,6 @@ mm_4x4_4x4_t0_loop:
     fmadd.s f10, f18, f26, f10
     fmadd.s f14, f19, f26, f14
     fmadd.s f3, f16, f27, f3
-    flw f16, 8(a0)
-    fmadd.s f7, f17, f27, f7
-    flw f17, 8(a1)
-    fmadd.s f11, f18, f27, f11
-    flw f18, 8(a5)
-    fmadd.s f15, f19, f27, f15
-    flw f19, 8(a6)
-    add a7, a7, s2
-    flw f28, 0(a7)
-    flw f29, 4(a7)
-    flw f30, 8(a7)
-    flw f31, 12(a7)
-    fmadd.s f0, f20, f28, f0
-    fmadd.s f4, f21, f28, f4
-    fmadd.s f8, f22, f28, f8
-    fmadd.s f12, f23, f28, f12
-    fmadd.s f1, f20, f29, f1
-    fmadd.s f5, f21, f29, f5
-    fmadd.s f9, f22, f29, f9
-    fmadd.s f13, f23, f29, f13
-    fmadd.s f2, f20, f30, f2
-    fmadd.s f6, f21, f30, f6
-    fmadd.s f10, f22, f30, f10
-    fmadd.s f14, f23, f30, f14
-    fmadd.s f3, f20, f31, f3
-    flw f20, 12(a0)
-    fmadd.s f7, f21, f31, f7
-    flw f21, 12(a1)
-    fmadd.s f11, f22, f31, f11
-    flw f22, 12(a5)
-    fmadd.s f15, f23, f31, f15
-    flw f23, 12(a6)
-    add a7, a7, s2
-    flw f24, 0(a7)
-    flw f25, 4(a7)
-    flw f26, 8(a7)
-    flw f27, 12(a7)
-    fmadd.s f0, f16, f24, f0
-    fmadd.s f4, f17, f24, f4
-    fmadd.s f8, f18, f24, f8
-    fmadd.s f12, f19, f24, f12
-    fmadd.s f1, f16, f25, f1
-    fmadd.s f5, f17, f25, f5
-    fmadd.s f9, f18, f25, f9
-    fmadd.s f13, f19, f25, f13
-    fmadd.s f2, f16, f26, f2
-    fmadd.s f6, f17, f26, f6
-    fmadd.s f10, f18, f26, f10
-    fmadd.s f14, f19, f26, f14
-    fmadd.s f3, f16, f27, f3
     fmadd.s f7, f17, f27, f7
     fmadd.s f11, f18, f27, f11
     fmadd.s f15, f19, f27, f15
@@ -535,11 +486,11 @@ mm_4x4_4x4_t0_loop:
     fmadd.s f11, f22, f31, f11
     fmadd.s f15, f23, f31, f15
     add a7, a7, s2
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
 mm_4x4_4x4_t0_main_end:
-    addi a6, a6, 16
+    addi a6, a6, 8
 mm_4x4_4x4_t0_rest:
     beqz t6, mm_4x4_4x4_t0_store
     lp.setup x0, t6, mm_4x4_4x4_t0_rest_end
@@ -1118,12 +1069,12 @@ mm_4x4_1x1_t0_blk_end:
 
 # mm_4x4_4x4_t1: 4 x 4 blocks, B stored M x K; C[i..i+4, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 104 instructions for 64 MACs (double operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 56 instructions for 32 MACs (double operand registers, 0 load-use stalls).
 mm_4x4_4x4_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 2
-    andi t6, t6, 3
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_4x4_4x4_t1_blk_end
     beqz s3, mm_4x4_4x4_t1_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -1221,54 +1172,6 @@ mm_4x4_4x4_t1_loop:
     fmadd.s f4, f17, f24, f4
     fmadd.s f8, f18, f24, f8
     fmadd.s f12, f19, f24, f12
-    flw f24, 8(a7)
-    fmadd.s f1, f16, f25, f1
-    fmadd.s f5, f17, f25, f5
-    fmadd.s f9, f18, f25, f9
-    fmadd.s f13, f19, f25, f13
-    flw f25, 8(t0)
-    fmadd.s f2, f16, f26, f2
-    fmadd.s f6, f17, f26, f6
-    fmadd.s f10, f18, f26, f10
-    fmadd.s f14, f19, f26, f14
-    flw f26, 8(t1)
-    fmadd.s f3, f16, f27, f3
-    flw f16, 8(a0)
-    fmadd.s f7, f17, f27, f7
-    flw f17, 8(a1)
-    fmadd.s f11, f18, f27, f11
-    flw f18, 8(a5)
-    fmadd.s f15, f19, f27, f15
-    flw f19, 8(a6)
-    flw f27, 8(t2)
-    fmadd.s f0, f20, f28, f0
-    fmadd.s f4, f21, f28, f4
-    fmadd.s f8, f22, f28, f8
-    fmadd.s f12, f23, f28, f12
-    flw f28, 12(a7)
-    fmadd.s f1, f20, f29, f1
-    fmadd.s f5, f21, f29, f5
-    fmadd.s f9, f22, f29, f9
-    fmadd.s f13, f23, f29, f13
-    flw f29, 12(t0)
-    fmadd.s f2, f20, f30, f2
-    fmadd.s f6, f21, f30, f6
-    fmadd.s f10, f22, f30, f10
-    fmadd.s f14, f23, f30, f14
-    flw f30, 12(t1)
-    fmadd.s f3, f20, f31, f3
-    flw f20, 12(a0)
-    fmadd.s f7, f21, f31, f7
-    flw f21, 12(a1)
-    fmadd.s f11, f22, f31, f11
-    flw f22, 12(a5)
-    fmadd.s f15, f23, f31, f15
-    flw f23, 12(a6)
-    flw f31, 12(t2)
-    fmadd.s f0, f16, f24, f0
-    fmadd.s f4, f17, f24, f4
-    fmadd.s f8, f18, f24, f8
-    fmadd.s f12, f19, f24, f12
     fmadd.s f1, f16, f25, f1
     fmadd.s f5, f17, f25, f5
     fmadd.s f9, f18, f25, f9
@@ -1297,15 +1200,15 @@ mm_4x4_4x4_t1_loop:
     fmadd.s f7, f21, f31, f7
     fmadd.s f11, f22, f31, f11
     fmadd.s f15, f23, f31, f15
-    addi a0, a0, 16
-    addi a1, a1, 16
-    addi a5, a5, 16
-    addi a6, a6, 16
-    addi a7, a7, 16
-    addi t0, t0, 16
-    addi t1, t1, 16
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
 mm_4x4_4x4_t1_main_end:
-    addi t2, t2, 16
+    addi t2, t2, 8
 mm_4x4_4x4_t1_rest:
     beqz t6, mm_4x4_4x4_t1_store
     lp.setup x0, t6, mm_4x4_4x4_t1_rest_end

@@ -1,13 +1,15 @@
 # mm_4x6_n / mm_4x6_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
-# when trans_B), fp32; main block 4 x 6 (K unrolled x8), rows (_n) or columns (_m) of C split over
+# when trans_B), fp32; main block 4 x 6 (K unrolled x2), rows (_n) or columns (_m) of C split over
 # the cores in whole groups of 4 rows / 6 columns.
 #
 # Scheduling: the largest block the register file holds without spilling: 24 accumulators, the 4 A
 # values of a step held, the 6 B values streamed through a rotating pool of 4 registers (each B
-# value feeds 4 multiply-adds, the load of the next is issued among them). K unrolled x8: per K
-# step 10 loads + 24 MACs + 1 B bump + 4 A-pointer bumps per 8 steps, 0.68 MAC/instruction, the
-# best ratio of the family. Split over N it keeps groups of 4 rows (64 rows = 2 groups per core on
-# 8 cores); leftover columns (M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.
+# value feeds 4 multiply-adds, the load of the next is issued among them). K unrolled x2: per K
+# step 10 loads + 24 MACs + 1 B bump + 4 A-pointer bumps per 2 steps, 0.65 MAC/instruction, the
+# best ratio of the family; a longer unroll saves bumps but its loop (x4: 144 instructions) no
+# longer fits the 512-byte L0 instruction cache and refills lines on every pass. Split over N it
+# keeps groups of 4 rows (64 rows = 2 groups per core on 8 cores); leftover columns (M % 6) go to
+# 4 x 4 / 4 x 2 / 4 x 1 strips.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 54*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored
@@ -404,12 +406,12 @@ mm_4x6_done:
 
 # mm_4x6_4x6_t0: 4 x 6 blocks, B[K x M]; C[i..i+4, j..j+6*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x8: 284 instructions for 192 MACs (stream_b operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 74 instructions for 48 MACs (stream_b operand registers, 0 load-use stalls).
 mm_4x6_4x6_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_4x6_4x6_t0_blk_end
     beqz s3, mm_4x6_4x6_t0_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -562,225 +564,15 @@ mm_4x6_4x6_t0_loop:
     fmadd.s f16, f26, f30, f16
     fmadd.s f22, f27, f30, f22
     fmadd.s f5, f24, f31, f5
-    flw f24, 8(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 8(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 8(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 8(a6)
-    add a7, a7, s2
-    flw f28, 0(a7)
-    flw f29, 4(a7)
-    flw f30, 8(a7)
-    flw f31, 12(a7)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 16(a7)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 20(a7)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    fmadd.s f5, f24, f29, f5
-    flw f24, 12(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 12(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 12(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 12(a6)
-    add a7, a7, s2
-    flw f30, 0(a7)
-    flw f31, 4(a7)
-    flw f28, 8(a7)
-    flw f29, 12(a7)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 16(a7)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 20(a7)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    fmadd.s f5, f24, f31, f5
-    flw f24, 16(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 16(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 16(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 16(a6)
-    add a7, a7, s2
-    flw f28, 0(a7)
-    flw f29, 4(a7)
-    flw f30, 8(a7)
-    flw f31, 12(a7)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 16(a7)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 20(a7)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    fmadd.s f5, f24, f29, f5
-    flw f24, 20(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 20(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 20(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 20(a6)
-    add a7, a7, s2
-    flw f30, 0(a7)
-    flw f31, 4(a7)
-    flw f28, 8(a7)
-    flw f29, 12(a7)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 16(a7)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 20(a7)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    fmadd.s f5, f24, f31, f5
-    flw f24, 24(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 24(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 24(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 24(a6)
-    add a7, a7, s2
-    flw f28, 0(a7)
-    flw f29, 4(a7)
-    flw f30, 8(a7)
-    flw f31, 12(a7)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 16(a7)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 20(a7)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    fmadd.s f5, f24, f29, f5
-    flw f24, 28(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 28(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 28(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 28(a6)
-    add a7, a7, s2
-    flw f30, 0(a7)
-    flw f31, 4(a7)
-    flw f28, 8(a7)
-    flw f29, 12(a7)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 16(a7)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 20(a7)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    fmadd.s f5, f24, f31, f5
     fmadd.s f11, f25, f31, f11
     fmadd.s f17, f26, f31, f17
     fmadd.s f23, f27, f31, f23
     add a7, a7, s2
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
 mm_4x6_4x6_t0_main_end:
-    addi a6, a6, 32
+    addi a6, a6, 8
 mm_4x6_4x6_t0_rest:
     beqz t6, mm_4x6_4x6_t0_store
     lp.setup x0, t6, mm_4x6_4x6_t0_rest_end
@@ -1682,12 +1474,12 @@ mm_4x6_1x1_t0_blk_end:
 
 # mm_4x6_4x6_t1: 4 x 6 blocks, B stored M x K; C[i..i+4, j..j+6*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x8: 282 instructions for 192 MACs (stream_b operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 78 instructions for 48 MACs (stream_b operand registers, 0 load-use stalls).
 mm_4x6_4x6_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_4x6_4x6_t1_blk_end
     beqz s3, mm_4x6_4x6_t1_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -1845,210 +1637,6 @@ mm_4x6_4x6_t1_loop:
     fmadd.s f8, f25, f28, f8
     fmadd.s f14, f26, f28, f14
     fmadd.s f20, f27, f28, f20
-    flw f28, 8(a7)
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    flw f29, 8(t0)
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    flw f30, 8(t1)
-    fmadd.s f5, f24, f31, f5
-    flw f24, 8(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 8(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 8(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 8(a6)
-    flw f31, 8(t2)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 8(t3)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 8(t4)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    flw f30, 12(a7)
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    flw f31, 12(t0)
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    flw f28, 12(t1)
-    fmadd.s f5, f24, f29, f5
-    flw f24, 12(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 12(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 12(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 12(a6)
-    flw f29, 12(t2)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 12(t3)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 12(t4)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
-    flw f28, 16(a7)
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    flw f29, 16(t0)
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    flw f30, 16(t1)
-    fmadd.s f5, f24, f31, f5
-    flw f24, 16(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 16(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 16(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 16(a6)
-    flw f31, 16(t2)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 16(t3)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 16(t4)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    flw f30, 20(a7)
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    flw f31, 20(t0)
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    flw f28, 20(t1)
-    fmadd.s f5, f24, f29, f5
-    flw f24, 20(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 20(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 20(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 20(a6)
-    flw f29, 20(t2)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 20(t3)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 20(t4)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
-    flw f28, 24(a7)
-    fmadd.s f3, f24, f29, f3
-    fmadd.s f9, f25, f29, f9
-    fmadd.s f15, f26, f29, f15
-    fmadd.s f21, f27, f29, f21
-    flw f29, 24(t0)
-    fmadd.s f4, f24, f30, f4
-    fmadd.s f10, f25, f30, f10
-    fmadd.s f16, f26, f30, f16
-    fmadd.s f22, f27, f30, f22
-    flw f30, 24(t1)
-    fmadd.s f5, f24, f31, f5
-    flw f24, 24(a0)
-    fmadd.s f11, f25, f31, f11
-    flw f25, 24(a1)
-    fmadd.s f17, f26, f31, f17
-    flw f26, 24(a5)
-    fmadd.s f23, f27, f31, f23
-    flw f27, 24(a6)
-    flw f31, 24(t2)
-    fmadd.s f0, f24, f28, f0
-    fmadd.s f6, f25, f28, f6
-    fmadd.s f12, f26, f28, f12
-    fmadd.s f18, f27, f28, f18
-    flw f28, 24(t3)
-    fmadd.s f1, f24, f29, f1
-    fmadd.s f7, f25, f29, f7
-    fmadd.s f13, f26, f29, f13
-    fmadd.s f19, f27, f29, f19
-    flw f29, 24(t4)
-    fmadd.s f2, f24, f30, f2
-    fmadd.s f8, f25, f30, f8
-    fmadd.s f14, f26, f30, f14
-    fmadd.s f20, f27, f30, f20
-    flw f30, 28(a7)
-    fmadd.s f3, f24, f31, f3
-    fmadd.s f9, f25, f31, f9
-    fmadd.s f15, f26, f31, f15
-    fmadd.s f21, f27, f31, f21
-    flw f31, 28(t0)
-    fmadd.s f4, f24, f28, f4
-    fmadd.s f10, f25, f28, f10
-    fmadd.s f16, f26, f28, f16
-    fmadd.s f22, f27, f28, f22
-    flw f28, 28(t1)
-    fmadd.s f5, f24, f29, f5
-    flw f24, 28(a0)
-    fmadd.s f11, f25, f29, f11
-    flw f25, 28(a1)
-    fmadd.s f17, f26, f29, f17
-    flw f26, 28(a5)
-    fmadd.s f23, f27, f29, f23
-    flw f27, 28(a6)
-    flw f29, 28(t2)
-    fmadd.s f0, f24, f30, f0
-    fmadd.s f6, f25, f30, f6
-    fmadd.s f12, f26, f30, f12
-    fmadd.s f18, f27, f30, f18
-    flw f30, 28(t3)
-    fmadd.s f1, f24, f31, f1
-    fmadd.s f7, f25, f31, f7
-    fmadd.s f13, f26, f31, f13
-    fmadd.s f19, f27, f31, f19
-    flw f31, 28(t4)
-    fmadd.s f2, f24, f28, f2
-    fmadd.s f8, f25, f28, f8
-    fmadd.s f14, f26, f28, f14
-    fmadd.s f20, f27, f28, f20
     fmadd.s f3, f24, f29, f3
     fmadd.s f9, f25, f29, f9
     fmadd.s f15, f26, f29, f15
@@ -2061,17 +1649,17 @@ mm_4x6_4x6_t1_loop:
     fmadd.s f11, f25, f31, f11
     fmadd.s f17, f26, f31, f17
     fmadd.s f23, f27, f31, f23
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
-    addi t0, t0, 32
-    addi t1, t1, 32
-    addi t2, t2, 32
-    addi t3, t3, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+    addi t2, t2, 8
+    addi t3, t3, 8
 mm_4x6_4x6_t1_main_end:
-    addi t4, t4, 32
+    addi t4, t4, 8
 mm_4x6_4x6_t1_rest:
     beqz t6, mm_4x6_4x6_t1_store
     lp.setup x0, t6, mm_4x6_4x6_t1_rest_end

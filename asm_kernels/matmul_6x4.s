@@ -1,11 +1,12 @@
 # mm_6x4_n / mm_6x4_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
-# when trans_B), fp32; main block 6 x 4 (K unrolled x8), rows (_n) or columns (_m) of C split over
+# when trans_B), fp32; main block 6 x 4 (K unrolled x2), rows (_n) or columns (_m) of C split over
 # the cores in whole groups of 6 rows / 4 columns.
 #
 # Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B values of a step held, the 6 A
-# values streamed through a rotating pool of 4 registers. K unrolled x8: per K step 10 loads + 24
-# MACs + 1 bump (B K x M) + 6 A-pointer bumps per 8 steps. Split over M it keeps groups of 4
-# columns; leftover rows (N % 6) go to 4-, 2-, 1-row strips.
+# values streamed through a rotating pool of 4 registers. K unrolled x2 (so that the loop fits the
+# 512-byte L0 instruction cache): per K step 10 loads + 24 MACs + 1 bump (B K x M) + 6 A-pointer
+# bumps per 2 steps. Split over M it keeps groups of 4 columns; leftover rows (N % 6) go to 4-,
+# 2-, 1-row strips.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 54*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored
@@ -426,12 +427,12 @@ mm_6x4_done:
 
 # mm_6x4_6x4_t0: 6 x 4 blocks, B[K x M]; C[i..i+6, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x8: 286 instructions for 192 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 76 instructions for 48 MACs (stream_a operand registers, 0 load-use stalls).
 mm_6x4_6x4_t0:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_6x4_6x4_t0_blk_end
     beqz s3, mm_6x4_6x4_t0_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -583,216 +584,6 @@ mm_6x4_6x4_t0_loop:
     fmadd.s f9, f28, f25, f9
     fmadd.s f10, f28, f26, f10
     fmadd.s f11, f28, f27, f11
-    flw f28, 8(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 8(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 8(a5)
-    fmadd.s f20, f31, f24, f20
-    fmadd.s f21, f31, f25, f21
-    fmadd.s f22, f31, f26, f22
-    fmadd.s f23, f31, f27, f23
-    flw f31, 8(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 8(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 8(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 12(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 12(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 12(a5)
-    fmadd.s f20, f29, f24, f20
-    fmadd.s f21, f29, f25, f21
-    fmadd.s f22, f29, f26, f22
-    fmadd.s f23, f29, f27, f23
-    flw f29, 12(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 12(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 12(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
-    flw f28, 16(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 16(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 16(a5)
-    fmadd.s f20, f31, f24, f20
-    fmadd.s f21, f31, f25, f21
-    fmadd.s f22, f31, f26, f22
-    fmadd.s f23, f31, f27, f23
-    flw f31, 16(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 16(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 16(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 20(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 20(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 20(a5)
-    fmadd.s f20, f29, f24, f20
-    fmadd.s f21, f29, f25, f21
-    fmadd.s f22, f29, f26, f22
-    fmadd.s f23, f29, f27, f23
-    flw f29, 20(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 20(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 20(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
-    flw f28, 24(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 24(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 24(a5)
-    fmadd.s f20, f31, f24, f20
-    fmadd.s f21, f31, f25, f21
-    fmadd.s f22, f31, f26, f22
-    fmadd.s f23, f31, f27, f23
-    flw f31, 24(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 24(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 24(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 28(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 28(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 28(a5)
-    fmadd.s f20, f29, f24, f20
-    fmadd.s f21, f29, f25, f21
-    fmadd.s f22, f29, f26, f22
-    fmadd.s f23, f29, f27, f23
-    flw f29, 28(a6)
-    add t1, t1, s2
-    flw f24, 0(t1)
-    flw f25, 4(t1)
-    flw f26, 8(t1)
-    flw f27, 12(t1)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 28(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 28(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
     fmadd.s f12, f29, f24, f12
     fmadd.s f13, f29, f25, f13
     fmadd.s f14, f29, f26, f14
@@ -806,13 +597,13 @@ mm_6x4_6x4_t0_loop:
     fmadd.s f22, f31, f26, f22
     fmadd.s f23, f31, f27, f23
     add t1, t1, s2
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
 mm_6x4_6x4_t0_main_end:
-    addi t0, t0, 32
+    addi t0, t0, 8
 mm_6x4_6x4_t0_rest:
     beqz t6, mm_6x4_6x4_t0_store
     lp.setup x0, t6, mm_6x4_6x4_t0_rest_end
@@ -1772,12 +1563,12 @@ mm_6x4_1x1_t0_blk_end:
 
 # mm_6x4_6x4_t1: 6 x 4 blocks, B stored M x K; C[i..i+6, j..j+4*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x8: 282 instructions for 192 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 78 instructions for 48 MACs (stream_a operand registers, 0 load-use stalls).
 mm_6x4_6x4_t1:
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mm_6x4_6x4_t1_blk_end
     beqz s3, mm_6x4_6x4_t1_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -1937,210 +1728,6 @@ mm_6x4_6x4_t1_loop:
     fmadd.s f9, f28, f25, f9
     fmadd.s f10, f28, f26, f10
     fmadd.s f11, f28, f27, f11
-    flw f28, 8(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 8(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 8(a5)
-    fmadd.s f20, f31, f24, f20
-    flw f24, 8(t1)
-    fmadd.s f21, f31, f25, f21
-    flw f25, 8(t2)
-    fmadd.s f22, f31, f26, f22
-    flw f26, 8(t3)
-    fmadd.s f23, f31, f27, f23
-    flw f27, 8(t4)
-    flw f31, 8(a6)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 8(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 8(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 12(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 12(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 12(a5)
-    fmadd.s f20, f29, f24, f20
-    flw f24, 12(t1)
-    fmadd.s f21, f29, f25, f21
-    flw f25, 12(t2)
-    fmadd.s f22, f29, f26, f22
-    flw f26, 12(t3)
-    fmadd.s f23, f29, f27, f23
-    flw f27, 12(t4)
-    flw f29, 12(a6)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 12(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 12(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
-    flw f28, 16(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 16(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 16(a5)
-    fmadd.s f20, f31, f24, f20
-    flw f24, 16(t1)
-    fmadd.s f21, f31, f25, f21
-    flw f25, 16(t2)
-    fmadd.s f22, f31, f26, f22
-    flw f26, 16(t3)
-    fmadd.s f23, f31, f27, f23
-    flw f27, 16(t4)
-    flw f31, 16(a6)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 16(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 16(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 20(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 20(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 20(a5)
-    fmadd.s f20, f29, f24, f20
-    flw f24, 20(t1)
-    fmadd.s f21, f29, f25, f21
-    flw f25, 20(t2)
-    fmadd.s f22, f29, f26, f22
-    flw f26, 20(t3)
-    fmadd.s f23, f29, f27, f23
-    flw f27, 20(t4)
-    flw f29, 20(a6)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 20(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 20(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
-    flw f28, 24(a0)
-    fmadd.s f12, f29, f24, f12
-    fmadd.s f13, f29, f25, f13
-    fmadd.s f14, f29, f26, f14
-    fmadd.s f15, f29, f27, f15
-    flw f29, 24(a1)
-    fmadd.s f16, f30, f24, f16
-    fmadd.s f17, f30, f25, f17
-    fmadd.s f18, f30, f26, f18
-    fmadd.s f19, f30, f27, f19
-    flw f30, 24(a5)
-    fmadd.s f20, f31, f24, f20
-    flw f24, 24(t1)
-    fmadd.s f21, f31, f25, f21
-    flw f25, 24(t2)
-    fmadd.s f22, f31, f26, f22
-    flw f26, 24(t3)
-    fmadd.s f23, f31, f27, f23
-    flw f27, 24(t4)
-    flw f31, 24(a6)
-    fmadd.s f0, f28, f24, f0
-    fmadd.s f1, f28, f25, f1
-    fmadd.s f2, f28, f26, f2
-    fmadd.s f3, f28, f27, f3
-    flw f28, 24(a7)
-    fmadd.s f4, f29, f24, f4
-    fmadd.s f5, f29, f25, f5
-    fmadd.s f6, f29, f26, f6
-    fmadd.s f7, f29, f27, f7
-    flw f29, 24(t0)
-    fmadd.s f8, f30, f24, f8
-    fmadd.s f9, f30, f25, f9
-    fmadd.s f10, f30, f26, f10
-    fmadd.s f11, f30, f27, f11
-    flw f30, 28(a0)
-    fmadd.s f12, f31, f24, f12
-    fmadd.s f13, f31, f25, f13
-    fmadd.s f14, f31, f26, f14
-    fmadd.s f15, f31, f27, f15
-    flw f31, 28(a1)
-    fmadd.s f16, f28, f24, f16
-    fmadd.s f17, f28, f25, f17
-    fmadd.s f18, f28, f26, f18
-    fmadd.s f19, f28, f27, f19
-    flw f28, 28(a5)
-    fmadd.s f20, f29, f24, f20
-    flw f24, 28(t1)
-    fmadd.s f21, f29, f25, f21
-    flw f25, 28(t2)
-    fmadd.s f22, f29, f26, f22
-    flw f26, 28(t3)
-    fmadd.s f23, f29, f27, f23
-    flw f27, 28(t4)
-    flw f29, 28(a6)
-    fmadd.s f0, f30, f24, f0
-    fmadd.s f1, f30, f25, f1
-    fmadd.s f2, f30, f26, f2
-    fmadd.s f3, f30, f27, f3
-    flw f30, 28(a7)
-    fmadd.s f4, f31, f24, f4
-    fmadd.s f5, f31, f25, f5
-    fmadd.s f6, f31, f26, f6
-    fmadd.s f7, f31, f27, f7
-    flw f31, 28(t0)
-    fmadd.s f8, f28, f24, f8
-    fmadd.s f9, f28, f25, f9
-    fmadd.s f10, f28, f26, f10
-    fmadd.s f11, f28, f27, f11
     fmadd.s f12, f29, f24, f12
     fmadd.s f13, f29, f25, f13
     fmadd.s f14, f29, f26, f14
@@ -2153,17 +1740,17 @@ mm_6x4_6x4_t1_loop:
     fmadd.s f21, f31, f25, f21
     fmadd.s f22, f31, f26, f22
     fmadd.s f23, f31, f27, f23
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
-    addi t0, t0, 32
-    addi t1, t1, 32
-    addi t2, t2, 32
-    addi t3, t3, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+    addi t2, t2, 8
+    addi t3, t3, 8
 mm_6x4_6x4_t1_main_end:
-    addi t4, t4, 32
+    addi t4, t4, 8
 mm_6x4_6x4_t1_rest:
     beqz t6, mm_6x4_6x4_t1_store
     lp.setup x0, t6, mm_6x4_6x4_t1_rest_end

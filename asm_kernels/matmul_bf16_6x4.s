@@ -1,7 +1,7 @@
 # mmb_6x4_n / mmb_6x4_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), bfloat16 in and
 # out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
 # accumulated in binary32 by vfdotpex.s.ah, one k pair per instruction, then rounded once to
-# bfloat16. Main block 6 x 4 (k pairs unrolled x8), rows (_n) or columns (_m) of C split over the
+# bfloat16. Main block 6 x 4 (k pairs unrolled x2), rows (_n) or columns (_m) of C split over the
 # cores in whole groups of 6 rows / 4 columns.
 #
 # Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah.
@@ -304,13 +304,13 @@ mmb_6x4_done:
 
 # mmb_6x4_6x4_t1: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x8: 282 instructions for 384 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 78 instructions for 96 MACs
 # (stream_a operand registers, 0 load-use stalls).
 mmb_6x4_6x4_t1:
     lp.setup x1, a5, mmb_6x4_6x4_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     mv a0, a4
     bnez s3, mmb_6x4_6x4_t1_ldc
     fmv.w.x f0, zero
@@ -486,210 +486,6 @@ mmb_6x4_6x4_t1_ptrs:
     vfdotpex.s.ah f9, f28, f25
     vfdotpex.s.ah f10, f28, f26
     vfdotpex.s.ah f11, f28, f27
-    flw f28, 8(a0)
-    vfdotpex.s.ah f12, f29, f24
-    vfdotpex.s.ah f13, f29, f25
-    vfdotpex.s.ah f14, f29, f26
-    vfdotpex.s.ah f15, f29, f27
-    flw f29, 8(a1)
-    vfdotpex.s.ah f16, f30, f24
-    vfdotpex.s.ah f17, f30, f25
-    vfdotpex.s.ah f18, f30, f26
-    vfdotpex.s.ah f19, f30, f27
-    flw f30, 8(a5)
-    vfdotpex.s.ah f20, f31, f24
-    flw f24, 8(t1)
-    vfdotpex.s.ah f21, f31, f25
-    flw f25, 8(t2)
-    vfdotpex.s.ah f22, f31, f26
-    flw f26, 8(t3)
-    vfdotpex.s.ah f23, f31, f27
-    flw f27, 8(t4)
-    flw f31, 8(a6)
-    vfdotpex.s.ah f0, f28, f24
-    vfdotpex.s.ah f1, f28, f25
-    vfdotpex.s.ah f2, f28, f26
-    vfdotpex.s.ah f3, f28, f27
-    flw f28, 8(a7)
-    vfdotpex.s.ah f4, f29, f24
-    vfdotpex.s.ah f5, f29, f25
-    vfdotpex.s.ah f6, f29, f26
-    vfdotpex.s.ah f7, f29, f27
-    flw f29, 8(t0)
-    vfdotpex.s.ah f8, f30, f24
-    vfdotpex.s.ah f9, f30, f25
-    vfdotpex.s.ah f10, f30, f26
-    vfdotpex.s.ah f11, f30, f27
-    flw f30, 12(a0)
-    vfdotpex.s.ah f12, f31, f24
-    vfdotpex.s.ah f13, f31, f25
-    vfdotpex.s.ah f14, f31, f26
-    vfdotpex.s.ah f15, f31, f27
-    flw f31, 12(a1)
-    vfdotpex.s.ah f16, f28, f24
-    vfdotpex.s.ah f17, f28, f25
-    vfdotpex.s.ah f18, f28, f26
-    vfdotpex.s.ah f19, f28, f27
-    flw f28, 12(a5)
-    vfdotpex.s.ah f20, f29, f24
-    flw f24, 12(t1)
-    vfdotpex.s.ah f21, f29, f25
-    flw f25, 12(t2)
-    vfdotpex.s.ah f22, f29, f26
-    flw f26, 12(t3)
-    vfdotpex.s.ah f23, f29, f27
-    flw f27, 12(t4)
-    flw f29, 12(a6)
-    vfdotpex.s.ah f0, f30, f24
-    vfdotpex.s.ah f1, f30, f25
-    vfdotpex.s.ah f2, f30, f26
-    vfdotpex.s.ah f3, f30, f27
-    flw f30, 12(a7)
-    vfdotpex.s.ah f4, f31, f24
-    vfdotpex.s.ah f5, f31, f25
-    vfdotpex.s.ah f6, f31, f26
-    vfdotpex.s.ah f7, f31, f27
-    flw f31, 12(t0)
-    vfdotpex.s.ah f8, f28, f24
-    vfdotpex.s.ah f9, f28, f25
-    vfdotpex.s.ah f10, f28, f26
-    vfdotpex.s.ah f11, f28, f27
-    flw f28, 16(a0)
-    vfdotpex.s.ah f12, f29, f24
-    vfdotpex.s.ah f13, f29, f25
-    vfdotpex.s.ah f14, f29, f26
-    vfdotpex.s.ah f15, f29, f27
-    flw f29, 16(a1)
-    vfdotpex.s.ah f16, f30, f24
-    vfdotpex.s.ah f17, f30, f25
-    vfdotpex.s.ah f18, f30, f26
-    vfdotpex.s.ah f19, f30, f27
-    flw f30, 16(a5)
-    vfdotpex.s.ah f20, f31, f24
-    flw f24, 16(t1)
-    vfdotpex.s.ah f21, f31, f25
-    flw f25, 16(t2)
-    vfdotpex.s.ah f22, f31, f26
-    flw f26, 16(t3)
-    vfdotpex.s.ah f23, f31, f27
-    flw f27, 16(t4)
-    flw f31, 16(a6)
-    vfdotpex.s.ah f0, f28, f24
-    vfdotpex.s.ah f1, f28, f25
-    vfdotpex.s.ah f2, f28, f26
-    vfdotpex.s.ah f3, f28, f27
-    flw f28, 16(a7)
-    vfdotpex.s.ah f4, f29, f24
-    vfdotpex.s.ah f5, f29, f25
-    vfdotpex.s.ah f6, f29, f26
-    vfdotpex.s.ah f7, f29, f27
-    flw f29, 16(t0)
-    vfdotpex.s.ah f8, f30, f24
-    vfdotpex.s.ah f9, f30, f25
-    vfdotpex.s.ah f10, f30, f26
-    vfdotpex.s.ah f11, f30, f27
-    flw f30, 20(a0)
-    vfdotpex.s.ah f12, f31, f24
-    vfdotpex.s.ah f13, f31, f25
-    vfdotpex.s.ah f14, f31, f26
-    vfdotpex.s.ah f15, f31, f27
-    flw f31, 20(a1)
-    vfdotpex.s.ah f16, f28, f24
-    vfdotpex.s.ah f17, f28, f25
-    vfdotpex.s.ah f18, f28, f26
-    vfdotpex.s.ah f19, f28, f27
-    flw f28, 20(a5)
-    vfdotpex.s.ah f20, f29, f24
-    flw f24, 20(t1)
-    vfdotpex.s.ah f21, f29, f25
-    flw f25, 20(t2)
-    vfdotpex.s.ah f22, f29, f26
-    flw f26, 20(t3)
-    vfdotpex.s.ah f23, f29, f27
-    flw f27, 20(t4)
-    flw f29, 20(a6)
-    vfdotpex.s.ah f0, f30, f24
-    vfdotpex.s.ah f1, f30, f25
-    vfdotpex.s.ah f2, f30, f26
-    vfdotpex.s.ah f3, f30, f27
-    flw f30, 20(a7)
-    vfdotpex.s.ah f4, f31, f24
-    vfdotpex.s.ah f5, f31, f25
-    vfdotpex.s.ah f6, f31, f26
-    vfdotpex.s.ah f7, f31, f27
-    flw f31, 20(t0)
-    vfdotpex.s.ah f8, f28, f24
-    vfdotpex.s.ah f9, f28, f25
-    vfdotpex.s.ah f10, f28, f26
-    vfdotpex.s.ah f11, f28, f27
-    flw f28, 24(a0)
-    vfdotpex.s.ah f12, f29, f24
-    vfdotpex.s.ah f13, f29, f25
-    vfdotpex.s.ah f14, f29, f26
-    vfdotpex.s.ah f15, f29, f27
-    flw f29, 24(a1)
-    vfdotpex.s.ah f16, f30, f24
-    vfdotpex.s.ah f17, f30, f25
-    vfdotpex.s.ah f18, f30, f26
-    vfdotpex.s.ah f19, f30, f27
-    flw f30, 24(a5)
-    vfdotpex.s.ah f20, f31, f24
-    flw f24, 24(t1)
-    vfdotpex.s.ah f21, f31, f25
-    flw f25, 24(t2)
-    vfdotpex.s.ah f22, f31, f26
-    flw f26, 24(t3)
-    vfdotpex.s.ah f23, f31, f27
-    flw f27, 24(t4)
-    flw f31, 24(a6)
-    vfdotpex.s.ah f0, f28, f24
-    vfdotpex.s.ah f1, f28, f25
-    vfdotpex.s.ah f2, f28, f26
-    vfdotpex.s.ah f3, f28, f27
-    flw f28, 24(a7)
-    vfdotpex.s.ah f4, f29, f24
-    vfdotpex.s.ah f5, f29, f25
-    vfdotpex.s.ah f6, f29, f26
-    vfdotpex.s.ah f7, f29, f27
-    flw f29, 24(t0)
-    vfdotpex.s.ah f8, f30, f24
-    vfdotpex.s.ah f9, f30, f25
-    vfdotpex.s.ah f10, f30, f26
-    vfdotpex.s.ah f11, f30, f27
-    flw f30, 28(a0)
-    vfdotpex.s.ah f12, f31, f24
-    vfdotpex.s.ah f13, f31, f25
-    vfdotpex.s.ah f14, f31, f26
-    vfdotpex.s.ah f15, f31, f27
-    flw f31, 28(a1)
-    vfdotpex.s.ah f16, f28, f24
-    vfdotpex.s.ah f17, f28, f25
-    vfdotpex.s.ah f18, f28, f26
-    vfdotpex.s.ah f19, f28, f27
-    flw f28, 28(a5)
-    vfdotpex.s.ah f20, f29, f24
-    flw f24, 28(t1)
-    vfdotpex.s.ah f21, f29, f25
-    flw f25, 28(t2)
-    vfdotpex.s.ah f22, f29, f26
-    flw f26, 28(t3)
-    vfdotpex.s.ah f23, f29, f27
-    flw f27, 28(t4)
-    flw f29, 28(a6)
-    vfdotpex.s.ah f0, f30, f24
-    vfdotpex.s.ah f1, f30, f25
-    vfdotpex.s.ah f2, f30, f26
-    vfdotpex.s.ah f3, f30, f27
-    flw f30, 28(a7)
-    vfdotpex.s.ah f4, f31, f24
-    vfdotpex.s.ah f5, f31, f25
-    vfdotpex.s.ah f6, f31, f26
-    vfdotpex.s.ah f7, f31, f27
-    flw f31, 28(t0)
-    vfdotpex.s.ah f8, f28, f24
-    vfdotpex.s.ah f9, f28, f25
-    vfdotpex.s.ah f10, f28, f26
-    vfdotpex.s.ah f11, f28, f27
     vfdotpex.s.ah f12, f29, f24
     vfdotpex.s.ah f13, f29, f25
     vfdotpex.s.ah f14, f29, f26
@@ -702,17 +498,17 @@ mmb_6x4_6x4_t1_ptrs:
     vfdotpex.s.ah f21, f31, f25
     vfdotpex.s.ah f22, f31, f26
     vfdotpex.s.ah f23, f31, f27
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
-    addi t0, t0, 32
-    addi t1, t1, 32
-    addi t2, t2, 32
-    addi t3, t3, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+    addi t2, t2, 8
+    addi t3, t3, 8
 mmb_6x4_6x4_t1_main_end:
-    addi t4, t4, 32
+    addi t4, t4, 8
 mmb_6x4_6x4_t1_rest:
     beqz t6, mmb_6x4_6x4_t1_tail
     lp.setup x0, t6, mmb_6x4_6x4_t1_rest_end

@@ -2,7 +2,7 @@
 # out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
 # accumulated in two bfloat16 lanes by vfmac.ah (lane 0 the even k, lane 1 the odd k, one rounding
 # per product), the lanes added by fadd.ah at the end: the arithmetic of PULP-TrainLib's default
-# fp16 (bfloat16) SIMD kernels. Main block 4 x 6 (k pairs unrolled x8), rows (_n) or columns (_m)
+# fp16 (bfloat16) SIMD kernels. Main block 4 x 6 (k pairs unrolled x2), rows (_n) or columns (_m)
 # of C split over the cores in whole groups of 4 rows / 6 columns.
 #
 # Scheduling: as mmb_4x6, with vfmac.ah into packed bfloat16 accumulators.
@@ -294,13 +294,13 @@ mmbl_4x6_done:
 
 # mmbl_4x6_4x6_t1: 4 x 6 blocks; C[i..i+4, j..j+6*nb] (+)= A . B^T in binary16, accumulated in bfloat16 lanes
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x8: 282 instructions for 384 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 78 instructions for 96 MACs
 # (stream_b operand registers, 0 load-use stalls).
 mmbl_4x6_4x6_t1:
     lp.setup x1, a5, mmbl_4x6_4x6_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     mv a0, a4
     bnez s3, mmbl_4x6_4x6_t1_ldc
     fmv.w.x f0, zero
@@ -450,210 +450,6 @@ mmbl_4x6_4x6_t1_ptrs:
     vfmac.ah f8, f25, f28
     vfmac.ah f14, f26, f28
     vfmac.ah f20, f27, f28
-    flw f28, 8(a7)
-    vfmac.ah f3, f24, f29
-    vfmac.ah f9, f25, f29
-    vfmac.ah f15, f26, f29
-    vfmac.ah f21, f27, f29
-    flw f29, 8(t0)
-    vfmac.ah f4, f24, f30
-    vfmac.ah f10, f25, f30
-    vfmac.ah f16, f26, f30
-    vfmac.ah f22, f27, f30
-    flw f30, 8(t1)
-    vfmac.ah f5, f24, f31
-    flw f24, 8(a0)
-    vfmac.ah f11, f25, f31
-    flw f25, 8(a1)
-    vfmac.ah f17, f26, f31
-    flw f26, 8(a5)
-    vfmac.ah f23, f27, f31
-    flw f27, 8(a6)
-    flw f31, 8(t2)
-    vfmac.ah f0, f24, f28
-    vfmac.ah f6, f25, f28
-    vfmac.ah f12, f26, f28
-    vfmac.ah f18, f27, f28
-    flw f28, 8(t3)
-    vfmac.ah f1, f24, f29
-    vfmac.ah f7, f25, f29
-    vfmac.ah f13, f26, f29
-    vfmac.ah f19, f27, f29
-    flw f29, 8(t4)
-    vfmac.ah f2, f24, f30
-    vfmac.ah f8, f25, f30
-    vfmac.ah f14, f26, f30
-    vfmac.ah f20, f27, f30
-    flw f30, 12(a7)
-    vfmac.ah f3, f24, f31
-    vfmac.ah f9, f25, f31
-    vfmac.ah f15, f26, f31
-    vfmac.ah f21, f27, f31
-    flw f31, 12(t0)
-    vfmac.ah f4, f24, f28
-    vfmac.ah f10, f25, f28
-    vfmac.ah f16, f26, f28
-    vfmac.ah f22, f27, f28
-    flw f28, 12(t1)
-    vfmac.ah f5, f24, f29
-    flw f24, 12(a0)
-    vfmac.ah f11, f25, f29
-    flw f25, 12(a1)
-    vfmac.ah f17, f26, f29
-    flw f26, 12(a5)
-    vfmac.ah f23, f27, f29
-    flw f27, 12(a6)
-    flw f29, 12(t2)
-    vfmac.ah f0, f24, f30
-    vfmac.ah f6, f25, f30
-    vfmac.ah f12, f26, f30
-    vfmac.ah f18, f27, f30
-    flw f30, 12(t3)
-    vfmac.ah f1, f24, f31
-    vfmac.ah f7, f25, f31
-    vfmac.ah f13, f26, f31
-    vfmac.ah f19, f27, f31
-    flw f31, 12(t4)
-    vfmac.ah f2, f24, f28
-    vfmac.ah f8, f25, f28
-    vfmac.ah f14, f26, f28
-    vfmac.ah f20, f27, f28
-    flw f28, 16(a7)
-    vfmac.ah f3, f24, f29
-    vfmac.ah f9, f25, f29
-    vfmac.ah f15, f26, f29
-    vfmac.ah f21, f27, f29
-    flw f29, 16(t0)
-    vfmac.ah f4, f24, f30
-    vfmac.ah f10, f25, f30
-    vfmac.ah f16, f26, f30
-    vfmac.ah f22, f27, f30
-    flw f30, 16(t1)
-    vfmac.ah f5, f24, f31
-    flw f24, 16(a0)
-    vfmac.ah f11, f25, f31
-    flw f25, 16(a1)
-    vfmac.ah f17, f26, f31
-    flw f26, 16(a5)
-    vfmac.ah f23, f27, f31
-    flw f27, 16(a6)
-    flw f31, 16(t2)
-    vfmac.ah f0, f24, f28
-    vfmac.ah f6, f25, f28
-    vfmac.ah f12, f26, f28
-    vfmac.ah f18, f27, f28
-    flw f28, 16(t3)
-    vfmac.ah f1, f24, f29
-    vfmac.ah f7, f25, f29
-    vfmac.ah f13, f26, f29
-    vfmac.ah f19, f27, f29
-    flw f29, 16(t4)
-    vfmac.ah f2, f24, f30
-    vfmac.ah f8, f25, f30
-    vfmac.ah f14, f26, f30
-    vfmac.ah f20, f27, f30
-    flw f30, 20(a7)
-    vfmac.ah f3, f24, f31
-    vfmac.ah f9, f25, f31
-    vfmac.ah f15, f26, f31
-    vfmac.ah f21, f27, f31
-    flw f31, 20(t0)
-    vfmac.ah f4, f24, f28
-    vfmac.ah f10, f25, f28
-    vfmac.ah f16, f26, f28
-    vfmac.ah f22, f27, f28
-    flw f28, 20(t1)
-    vfmac.ah f5, f24, f29
-    flw f24, 20(a0)
-    vfmac.ah f11, f25, f29
-    flw f25, 20(a1)
-    vfmac.ah f17, f26, f29
-    flw f26, 20(a5)
-    vfmac.ah f23, f27, f29
-    flw f27, 20(a6)
-    flw f29, 20(t2)
-    vfmac.ah f0, f24, f30
-    vfmac.ah f6, f25, f30
-    vfmac.ah f12, f26, f30
-    vfmac.ah f18, f27, f30
-    flw f30, 20(t3)
-    vfmac.ah f1, f24, f31
-    vfmac.ah f7, f25, f31
-    vfmac.ah f13, f26, f31
-    vfmac.ah f19, f27, f31
-    flw f31, 20(t4)
-    vfmac.ah f2, f24, f28
-    vfmac.ah f8, f25, f28
-    vfmac.ah f14, f26, f28
-    vfmac.ah f20, f27, f28
-    flw f28, 24(a7)
-    vfmac.ah f3, f24, f29
-    vfmac.ah f9, f25, f29
-    vfmac.ah f15, f26, f29
-    vfmac.ah f21, f27, f29
-    flw f29, 24(t0)
-    vfmac.ah f4, f24, f30
-    vfmac.ah f10, f25, f30
-    vfmac.ah f16, f26, f30
-    vfmac.ah f22, f27, f30
-    flw f30, 24(t1)
-    vfmac.ah f5, f24, f31
-    flw f24, 24(a0)
-    vfmac.ah f11, f25, f31
-    flw f25, 24(a1)
-    vfmac.ah f17, f26, f31
-    flw f26, 24(a5)
-    vfmac.ah f23, f27, f31
-    flw f27, 24(a6)
-    flw f31, 24(t2)
-    vfmac.ah f0, f24, f28
-    vfmac.ah f6, f25, f28
-    vfmac.ah f12, f26, f28
-    vfmac.ah f18, f27, f28
-    flw f28, 24(t3)
-    vfmac.ah f1, f24, f29
-    vfmac.ah f7, f25, f29
-    vfmac.ah f13, f26, f29
-    vfmac.ah f19, f27, f29
-    flw f29, 24(t4)
-    vfmac.ah f2, f24, f30
-    vfmac.ah f8, f25, f30
-    vfmac.ah f14, f26, f30
-    vfmac.ah f20, f27, f30
-    flw f30, 28(a7)
-    vfmac.ah f3, f24, f31
-    vfmac.ah f9, f25, f31
-    vfmac.ah f15, f26, f31
-    vfmac.ah f21, f27, f31
-    flw f31, 28(t0)
-    vfmac.ah f4, f24, f28
-    vfmac.ah f10, f25, f28
-    vfmac.ah f16, f26, f28
-    vfmac.ah f22, f27, f28
-    flw f28, 28(t1)
-    vfmac.ah f5, f24, f29
-    flw f24, 28(a0)
-    vfmac.ah f11, f25, f29
-    flw f25, 28(a1)
-    vfmac.ah f17, f26, f29
-    flw f26, 28(a5)
-    vfmac.ah f23, f27, f29
-    flw f27, 28(a6)
-    flw f29, 28(t2)
-    vfmac.ah f0, f24, f30
-    vfmac.ah f6, f25, f30
-    vfmac.ah f12, f26, f30
-    vfmac.ah f18, f27, f30
-    flw f30, 28(t3)
-    vfmac.ah f1, f24, f31
-    vfmac.ah f7, f25, f31
-    vfmac.ah f13, f26, f31
-    vfmac.ah f19, f27, f31
-    flw f31, 28(t4)
-    vfmac.ah f2, f24, f28
-    vfmac.ah f8, f25, f28
-    vfmac.ah f14, f26, f28
-    vfmac.ah f20, f27, f28
     vfmac.ah f3, f24, f29
     vfmac.ah f9, f25, f29
     vfmac.ah f15, f26, f29
@@ -666,17 +462,17 @@ mmbl_4x6_4x6_t1_ptrs:
     vfmac.ah f11, f25, f31
     vfmac.ah f17, f26, f31
     vfmac.ah f23, f27, f31
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
-    addi t0, t0, 32
-    addi t1, t1, 32
-    addi t2, t2, 32
-    addi t3, t3, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+    addi t2, t2, 8
+    addi t3, t3, 8
 mmbl_4x6_4x6_t1_main_end:
-    addi t4, t4, 32
+    addi t4, t4, 8
 mmbl_4x6_4x6_t1_rest:
     beqz t6, mmbl_4x6_4x6_t1_tail
     lp.setup x0, t6, mmbl_4x6_4x6_t1_rest_end

@@ -1,7 +1,7 @@
 # mmh_4x4_n / mmh_4x4_m - C[N x M] = A[N x K] . B^T (C += ... when accumulate), IEEE binary16 in
 # and out, B stored M x K, rows of A and B K2 = K rounded up to even values long; each output
 # accumulated in binary32 by vfdotpex.s.h, one k pair per instruction, then rounded once to IEEE
-# binary16. Main block 4 x 4 (k pairs unrolled x8), rows (_n) or columns (_m) of C split over the
+# binary16. Main block 4 x 4 (k pairs unrolled x2), rows (_n) or columns (_m) of C split over the
 # cores in whole groups of 4 rows / 4 columns.
 #
 # Scheduling: 4 x 4 block with all 32 FP registers: 16 binary32 accumulators and two banks of 4 +
@@ -271,13 +271,13 @@ mmh_4x4_done:
 
 # mmh_4x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x8: 200 instructions for 256 MACs
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 56 instructions for 64 MACs
 # (double operand registers, 0 load-use stalls).
 mmh_4x4_4x4_t1:
     lp.setup x1, a5, mmh_4x4_4x4_t1_blk_end
     srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
-    srli t5, t6, 3
-    andi t6, t6, 7
+    srli t5, t6, 1
+    andi t6, t6, 1
     mv a0, a4
     bnez s3, mmh_4x4_4x4_t1_ldc
     fmv.w.x f0, zero
@@ -365,150 +365,6 @@ mmh_4x4_4x4_t1_ptrs:
     vfdotpex.s.h f4, f17, f24
     vfdotpex.s.h f8, f18, f24
     vfdotpex.s.h f12, f19, f24
-    flw f24, 8(a7)
-    vfdotpex.s.h f1, f16, f25
-    vfdotpex.s.h f5, f17, f25
-    vfdotpex.s.h f9, f18, f25
-    vfdotpex.s.h f13, f19, f25
-    flw f25, 8(t0)
-    vfdotpex.s.h f2, f16, f26
-    vfdotpex.s.h f6, f17, f26
-    vfdotpex.s.h f10, f18, f26
-    vfdotpex.s.h f14, f19, f26
-    flw f26, 8(t1)
-    vfdotpex.s.h f3, f16, f27
-    flw f16, 8(a0)
-    vfdotpex.s.h f7, f17, f27
-    flw f17, 8(a1)
-    vfdotpex.s.h f11, f18, f27
-    flw f18, 8(a5)
-    vfdotpex.s.h f15, f19, f27
-    flw f19, 8(a6)
-    flw f27, 8(t2)
-    vfdotpex.s.h f0, f20, f28
-    vfdotpex.s.h f4, f21, f28
-    vfdotpex.s.h f8, f22, f28
-    vfdotpex.s.h f12, f23, f28
-    flw f28, 12(a7)
-    vfdotpex.s.h f1, f20, f29
-    vfdotpex.s.h f5, f21, f29
-    vfdotpex.s.h f9, f22, f29
-    vfdotpex.s.h f13, f23, f29
-    flw f29, 12(t0)
-    vfdotpex.s.h f2, f20, f30
-    vfdotpex.s.h f6, f21, f30
-    vfdotpex.s.h f10, f22, f30
-    vfdotpex.s.h f14, f23, f30
-    flw f30, 12(t1)
-    vfdotpex.s.h f3, f20, f31
-    flw f20, 12(a0)
-    vfdotpex.s.h f7, f21, f31
-    flw f21, 12(a1)
-    vfdotpex.s.h f11, f22, f31
-    flw f22, 12(a5)
-    vfdotpex.s.h f15, f23, f31
-    flw f23, 12(a6)
-    flw f31, 12(t2)
-    vfdotpex.s.h f0, f16, f24
-    vfdotpex.s.h f4, f17, f24
-    vfdotpex.s.h f8, f18, f24
-    vfdotpex.s.h f12, f19, f24
-    flw f24, 16(a7)
-    vfdotpex.s.h f1, f16, f25
-    vfdotpex.s.h f5, f17, f25
-    vfdotpex.s.h f9, f18, f25
-    vfdotpex.s.h f13, f19, f25
-    flw f25, 16(t0)
-    vfdotpex.s.h f2, f16, f26
-    vfdotpex.s.h f6, f17, f26
-    vfdotpex.s.h f10, f18, f26
-    vfdotpex.s.h f14, f19, f26
-    flw f26, 16(t1)
-    vfdotpex.s.h f3, f16, f27
-    flw f16, 16(a0)
-    vfdotpex.s.h f7, f17, f27
-    flw f17, 16(a1)
-    vfdotpex.s.h f11, f18, f27
-    flw f18, 16(a5)
-    vfdotpex.s.h f15, f19, f27
-    flw f19, 16(a6)
-    flw f27, 16(t2)
-    vfdotpex.s.h f0, f20, f28
-    vfdotpex.s.h f4, f21, f28
-    vfdotpex.s.h f8, f22, f28
-    vfdotpex.s.h f12, f23, f28
-    flw f28, 20(a7)
-    vfdotpex.s.h f1, f20, f29
-    vfdotpex.s.h f5, f21, f29
-    vfdotpex.s.h f9, f22, f29
-    vfdotpex.s.h f13, f23, f29
-    flw f29, 20(t0)
-    vfdotpex.s.h f2, f20, f30
-    vfdotpex.s.h f6, f21, f30
-    vfdotpex.s.h f10, f22, f30
-    vfdotpex.s.h f14, f23, f30
-    flw f30, 20(t1)
-    vfdotpex.s.h f3, f20, f31
-    flw f20, 20(a0)
-    vfdotpex.s.h f7, f21, f31
-    flw f21, 20(a1)
-    vfdotpex.s.h f11, f22, f31
-    flw f22, 20(a5)
-    vfdotpex.s.h f15, f23, f31
-    flw f23, 20(a6)
-    flw f31, 20(t2)
-    vfdotpex.s.h f0, f16, f24
-    vfdotpex.s.h f4, f17, f24
-    vfdotpex.s.h f8, f18, f24
-    vfdotpex.s.h f12, f19, f24
-    flw f24, 24(a7)
-    vfdotpex.s.h f1, f16, f25
-    vfdotpex.s.h f5, f17, f25
-    vfdotpex.s.h f9, f18, f25
-    vfdotpex.s.h f13, f19, f25
-    flw f25, 24(t0)
-    vfdotpex.s.h f2, f16, f26
-    vfdotpex.s.h f6, f17, f26
-    vfdotpex.s.h f10, f18, f26
-    vfdotpex.s.h f14, f19, f26
-    flw f26, 24(t1)
-    vfdotpex.s.h f3, f16, f27
-    flw f16, 24(a0)
-    vfdotpex.s.h f7, f17, f27
-    flw f17, 24(a1)
-    vfdotpex.s.h f11, f18, f27
-    flw f18, 24(a5)
-    vfdotpex.s.h f15, f19, f27
-    flw f19, 24(a6)
-    flw f27, 24(t2)
-    vfdotpex.s.h f0, f20, f28
-    vfdotpex.s.h f4, f21, f28
-    vfdotpex.s.h f8, f22, f28
-    vfdotpex.s.h f12, f23, f28
-    flw f28, 28(a7)
-    vfdotpex.s.h f1, f20, f29
-    vfdotpex.s.h f5, f21, f29
-    vfdotpex.s.h f9, f22, f29
-    vfdotpex.s.h f13, f23, f29
-    flw f29, 28(t0)
-    vfdotpex.s.h f2, f20, f30
-    vfdotpex.s.h f6, f21, f30
-    vfdotpex.s.h f10, f22, f30
-    vfdotpex.s.h f14, f23, f30
-    flw f30, 28(t1)
-    vfdotpex.s.h f3, f20, f31
-    flw f20, 28(a0)
-    vfdotpex.s.h f7, f21, f31
-    flw f21, 28(a1)
-    vfdotpex.s.h f11, f22, f31
-    flw f22, 28(a5)
-    vfdotpex.s.h f15, f23, f31
-    flw f23, 28(a6)
-    flw f31, 28(t2)
-    vfdotpex.s.h f0, f16, f24
-    vfdotpex.s.h f4, f17, f24
-    vfdotpex.s.h f8, f18, f24
-    vfdotpex.s.h f12, f19, f24
     vfdotpex.s.h f1, f16, f25
     vfdotpex.s.h f5, f17, f25
     vfdotpex.s.h f9, f18, f25
@@ -537,15 +393,15 @@ mmh_4x4_4x4_t1_ptrs:
     vfdotpex.s.h f7, f21, f31
     vfdotpex.s.h f11, f22, f31
     vfdotpex.s.h f15, f23, f31
-    addi a0, a0, 32
-    addi a1, a1, 32
-    addi a5, a5, 32
-    addi a6, a6, 32
-    addi a7, a7, 32
-    addi t0, t0, 32
-    addi t1, t1, 32
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
 mmh_4x4_4x4_t1_main_end:
-    addi t2, t2, 32
+    addi t2, t2, 8
 mmh_4x4_4x4_t1_rest:
     beqz t6, mmh_4x4_4x4_t1_tail
     lp.setup x0, t6, mmh_4x4_4x4_t1_rest_end

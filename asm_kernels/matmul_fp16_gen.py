@@ -32,6 +32,12 @@ hence smaller blocks (2 x 4 and its transpose at most).  PULP-TrainLib's ``mm_fp
 shape (32 outputs) fits neither model with one binary32 sum per output: 32 accumulators alone
 fill the f registers; 4 x 6 is the largest block here.
 
+Unrolling: 2 x 4 and smaller blocks take 4 k pairs per loop iteration; 4 x 4, 4 x 6 and 6 x 4
+take 2 (``uk=2``), so that the K loop (4 x 6: 78 instructions) with the block's peeled step,
+remainder and stores fits the 512-byte L0 instruction cache of a core; with 8 pairs (about 280
+instructions) every pass refilled lines and 64x64x64 ran a third slower with the cache than with
+ideal fetch.
+
 ``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml`` /
 ``matmul_bf16.toml``; a test checks that the committed files are up to date.
 """
@@ -391,21 +397,21 @@ FAMILIES = (
         "8 vfdotpex.s.h (16 MACs); 4 pairs per loop iteration with two register banks, so "
         "every load is issued one step ahead of its use.  Leftovers: 2 x 2, 2 x 1, 1 x 4, "
         "1 x 2, 1 x 1 strips.")),
-    Fp16Family(4, 4, uk=8, scheduling=(
+    Fp16Family(4, 4, uk=2, scheduling=(
         "Scheduling: 4 x 4 block with all 32 FP registers: 16 binary32 accumulators and two "
         "banks of 4 + 4 pair registers; per k pair 8 loads and 16 vfdotpex.s.h (32 MACs).")),
-    Fp16Family(4, 6, uk=8, scheduling=(
+    Fp16Family(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds: 24 binary32 accumulators, the "
         "4 A pairs of a step held, the 6 B pairs streamed through a rotating pool of 4 "
         "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs).  Leftover columns "
         "(M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
-    Fp16Family(6, 4, uk=8, scheduling=(
+    Fp16Family(6, 4, uk=2, scheduling=(
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
         "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
         "4-, 2-, 1-row strips.")),
     Fp16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
-    Fp16LaneFamily(4, 6, uk=8, scheduling=(
+    Fp16LaneFamily(4, 6, uk=2, scheduling=(
         "Scheduling: as mmh_4x6, with vfmac.h into packed binary16 accumulators.")),
 )
 
@@ -439,14 +445,14 @@ BF16_FAMILIES = (
         "point of the family.")),
     Bf16Family(2, 4, scheduling=(
         "Scheduling: PULP-TrainLib's 2 x 4 block, as mmh_2x4 with vfdotpex.s.ah.")),
-    Bf16Family(4, 6, uk=8, scheduling=(
+    Bf16Family(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds, as mmh_4x6 with "
         "vfdotpex.s.ah.")),
-    Bf16Family(6, 4, uk=8, scheduling=(
+    Bf16Family(6, 4, uk=2, scheduling=(
         "Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah.")),
     Bf16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmb_2x4, with vfmac.ah into packed bfloat16 accumulators.")),
-    Bf16LaneFamily(4, 6, uk=8, scheduling=(
+    Bf16LaneFamily(4, 6, uk=2, scheduling=(
         "Scheduling: as mmb_4x6, with vfmac.ah into packed bfloat16 accumulators.")),
     Bf16XFamily(1, 1, uk=1, tag="naive", scheduling=(
         "Scheduling: one output at a time, one k pair per loop iteration." + X_NOTE)),

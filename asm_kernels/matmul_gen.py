@@ -726,23 +726,27 @@ FAMILIES = (
         "Scheduling: 4 x 2 block, 6 loads for 8 multiply-adds per K step; K unrolled x4, two "
         "banks.  With B K x M the 2 B values share one pointer (one bump per step), the 4 A "
         "row pointers move once per iteration.")),
-    Family(4, 4, scheduling=(
+    Family(4, 4, uk=2, scheduling=(
         "Scheduling: 4 x 4 block with all 32 FP registers: 16 accumulators and two banks of "
         "4 + 4 operands, so the 8 loads of step s+1 are issued between the 16 multiply-adds of "
-        "step s (8 loads + 16 MACs + bumps per step: about 0.62 MAC/instruction with K "
-        "unrolled x4).  Beyond PULP-TrainLib, whose 4 x 4 spills.")),
-    Family(4, 6, uk=8, scheduling=(
+        "step s (8 loads + 16 MACs + bumps per step: about 0.6 MAC/instruction).  K unrolled "
+        "x2: the loop (54 instructions) and the block's other code fit the 512-byte L0 "
+        "instruction cache, x4 (104) does not.  Beyond PULP-TrainLib, whose 4 x 4 spills.")),
+    Family(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds without spilling: 24 "
         "accumulators, the 4 A values of a step held, the 6 B values streamed through a "
         "rotating pool of 4 registers (each B value feeds 4 multiply-adds, the load of the "
-        "next is issued among them).  K unrolled x8: per K step 10 loads + 24 MACs + 1 B "
-        "bump + 4 A-pointer bumps per 8 steps, 0.68 MAC/instruction, the best ratio of the "
-        "family.  Split over N it keeps groups of 4 rows (64 rows = 2 groups per core on 8 "
-        "cores); leftover columns (M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
-    Family(6, 4, uk=8, scheduling=(
+        "next is issued among them).  K unrolled x2: per K step 10 loads + 24 MACs + 1 B "
+        "bump + 4 A-pointer bumps per 2 steps, 0.65 MAC/instruction, the best ratio of the "
+        "family; a longer unroll saves bumps but its loop (x4: 144 instructions) no longer "
+        "fits the 512-byte L0 instruction cache and refills lines on every pass.  Split over N "
+        "it keeps groups of 4 rows (64 rows = 2 groups per core on 8 cores); leftover columns "
+        "(M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
+    Family(6, 4, uk=2, scheduling=(
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B values of a step held, "
-        "the 6 A values streamed through a rotating pool of 4 registers.  K unrolled x8: per "
-        "K step 10 loads + 24 MACs + 1 bump (B K x M) + 6 A-pointer bumps per 8 steps.  Split "
+        "the 6 A values streamed through a rotating pool of 4 registers.  K unrolled x2 (so "
+        "that the loop fits the 512-byte L0 instruction cache): per K step 10 loads + 24 MACs "
+        "+ 1 bump (B K x M) + 6 A-pointer bumps per 2 steps.  Split "
         "over M it keeps groups of 4 columns; leftover rows (N % 6) go to 4-, 2-, 1-row "
         "strips.")),
 )
@@ -801,9 +805,10 @@ X_FAMILIES = (
         "Scheduling: PULP-TrainLib's 1 x 8: 9 loads for 8 multiply-adds per K step; the A "
         "value held, the 8 B values streamed through a rotating pool (with B stored M x K the "
         "8 row pointers leave 2 registers for it).  " + X_NOTE)),
-    XFamily(8, 1, scheduling=(
+    XFamily(8, 1, uk=2, scheduling=(
         "Scheduling: PULP-TrainLib's 8 x 1: 9 loads for 8 multiply-adds per K step; the B "
-        "value held, the 8 A values streamed through a rotating pool.  " + X_NOTE)),
+        "value held, the 8 A values streamed through a rotating pool; K unrolled x2, so that "
+        "the block's code fits the 512-byte L0 instruction cache.  " + X_NOTE)),
     XFamily(1, 4, scheduling=(
         "Scheduling: PULP-TrainLib's 1 x 4: 5 loads for 4 multiply-adds per K step, K "
         "unrolled x4 with two banks of operands.  " + X_NOTE)),

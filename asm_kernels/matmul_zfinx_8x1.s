@@ -1,14 +1,14 @@
 # mmx_8x1_n / mmx_8x1_m - C[N x M] = A[N x K] . B[K x M] (C += ... when accumulate; B stored M x K
 # when trans_B), fp32 on a core with a single register file (zfinx: FP values in the x registers,
 # loaded with post-increment p.lw, stored with sw, as on PULP-TrainLib's cores); main block 8 x 1
-# (K unrolled x4), rows (_n) or columns (_m) of C split over the cores in whole groups of 8 rows /
+# (K unrolled x2), rows (_n) or columns (_m) of C split over the cores in whole groups of 8 rows /
 # 1 columns.
 #
 # Scheduling: PULP-TrainLib's 8 x 1: 9 loads for 8 multiply-adds per K step; the B value held, the
-# 8 A values streamed through a rotating pool. With one register file the pointers and the FP
-# values share the 20 x registers the driver leaves (the strip saves the driver's s0, s4-s11 and
-# ra when it uses them); operands are loaded with post-increment p.lw, so the K loop has no
-# pointer bumps.
+# 8 A values streamed through a rotating pool; K unrolled x2, so that the block's code fits the
+# 512-byte L0 instruction cache. With one register file the pointers and the FP values share the
+# 20 x registers the driver leaves (the strip saves the driver's s0, s4-s11 and ra when it uses
+# them); operands are loaded with post-increment p.lw, so the K loop has no pointer bumps.
 #
 # Start skew: when its share is at least 2^12 MACs, core c starts 27*c cycles late (about 1.5 K
 # steps of the main block), so that neighbouring cores work on different k, whose A (and B stored
@@ -302,7 +302,7 @@ mmx_8x1_done:
 
 # mmx_8x1_8x1_t0: 8 x 1 blocks, B[K x M]; C[i..i+8, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 68 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 34 instructions for 16 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_8x1_8x1_t0:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -317,8 +317,8 @@ mmx_8x1_8x1_t0:
     sw s0, 36(sp)
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 2
-    andi t6, t6, 3
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mmx_8x1_8x1_t0_blk_end
     beqz s3, mmx_8x1_8x1_t0_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -381,40 +381,6 @@ mmx_8x1_8x1_t0_loop:
     lp.setup x0, t5, mmx_8x1_8x1_t0_main_end
     p.lw s11, s2(t3!)
     p.lw ra, 4(a0!)
-    p.lw s0, 4(a1!)
-    fmadd.s t4, ra, s11, t4
-    p.lw ra, 4(a5!)
-    fmadd.s s4, s0, s11, s4
-    p.lw s0, 4(a6!)
-    fmadd.s s5, ra, s11, s5
-    p.lw ra, 4(a7!)
-    fmadd.s s6, s0, s11, s6
-    p.lw s0, 4(t0!)
-    fmadd.s s7, ra, s11, s7
-    p.lw ra, 4(t1!)
-    fmadd.s s8, s0, s11, s8
-    p.lw s0, 4(t2!)
-    fmadd.s s9, ra, s11, s9
-    p.lw ra, 4(a0!)
-    fmadd.s s10, s0, s11, s10
-    p.lw s11, s2(t3!)
-    p.lw s0, 4(a1!)
-    fmadd.s t4, ra, s11, t4
-    p.lw ra, 4(a5!)
-    fmadd.s s4, s0, s11, s4
-    p.lw s0, 4(a6!)
-    fmadd.s s5, ra, s11, s5
-    p.lw ra, 4(a7!)
-    fmadd.s s6, s0, s11, s6
-    p.lw s0, 4(t0!)
-    fmadd.s s7, ra, s11, s7
-    p.lw ra, 4(t1!)
-    fmadd.s s8, s0, s11, s8
-    p.lw s0, 4(t2!)
-    fmadd.s s9, ra, s11, s9
-    p.lw ra, 4(a0!)
-    fmadd.s s10, s0, s11, s10
-    p.lw s11, s2(t3!)
     p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
     p.lw ra, 4(a5!)
@@ -678,7 +644,7 @@ mmx_8x1_1x1_t0_blk_end:
 
 # mmx_8x1_8x1_t1: 8 x 1 blocks, B stored M x K; C[i..i+8, j..j+1*nb] (+)= A . B
 # in: a2 = &A[i][0], a3 = first B block, a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop unrolled x4: 68 instructions for 32 MACs (stream_a operand registers, 0 load-use stalls).
+# out: a3, a4 advanced past the nb blocks.  K loop unrolled x2: 34 instructions for 16 MACs (stream_a operand registers, 0 load-use stalls).
 mmx_8x1_8x1_t1:
     addi sp, sp, -48
     sw s4, 0(sp)
@@ -693,8 +659,8 @@ mmx_8x1_8x1_t1:
     sw s0, 36(sp)
     seqz t6, s3
     sub t6, s0, t6              # steps after the first: K or K-1
-    srli t5, t6, 2
-    andi t6, t6, 3
+    srli t5, t6, 1
+    andi t6, t6, 1
     lp.setup x1, a5, mmx_8x1_8x1_t1_blk_end
     beqz s3, mmx_8x1_8x1_t1_peel
     mv a0, a4                # accumulate: C into the accumulators
@@ -757,40 +723,6 @@ mmx_8x1_8x1_t1_loop:
     lp.setup x0, t5, mmx_8x1_8x1_t1_main_end
     p.lw s11, 4(t3!)
     p.lw ra, 4(a0!)
-    p.lw s0, 4(a1!)
-    fmadd.s t4, ra, s11, t4
-    p.lw ra, 4(a5!)
-    fmadd.s s4, s0, s11, s4
-    p.lw s0, 4(a6!)
-    fmadd.s s5, ra, s11, s5
-    p.lw ra, 4(a7!)
-    fmadd.s s6, s0, s11, s6
-    p.lw s0, 4(t0!)
-    fmadd.s s7, ra, s11, s7
-    p.lw ra, 4(t1!)
-    fmadd.s s8, s0, s11, s8
-    p.lw s0, 4(t2!)
-    fmadd.s s9, ra, s11, s9
-    p.lw ra, 4(a0!)
-    fmadd.s s10, s0, s11, s10
-    p.lw s11, 4(t3!)
-    p.lw s0, 4(a1!)
-    fmadd.s t4, ra, s11, t4
-    p.lw ra, 4(a5!)
-    fmadd.s s4, s0, s11, s4
-    p.lw s0, 4(a6!)
-    fmadd.s s5, ra, s11, s5
-    p.lw ra, 4(a7!)
-    fmadd.s s6, s0, s11, s6
-    p.lw s0, 4(t0!)
-    fmadd.s s7, ra, s11, s7
-    p.lw ra, 4(t1!)
-    fmadd.s s8, s0, s11, s8
-    p.lw s0, 4(t2!)
-    fmadd.s s9, ra, s11, s9
-    p.lw ra, 4(a0!)
-    fmadd.s s10, s0, s11, s10
-    p.lw s11, 4(t3!)
     p.lw s0, 4(a1!)
     fmadd.s t4, ra, s11, t4
     p.lw ra, 4(a5!)

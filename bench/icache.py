@@ -2,10 +2,13 @@
 
     python bench/icache.py                        # every fp32 matmul kernel, both presets
     python bench/icache.py --kernels mm_4x6_n,mm_naive_n --config pulp-open
+    python bench/icache.py --family matmul_fp16 --family matmul_bf16     # the 16-bit kernels
 
-Per kernel of the catalogue's matmul family, on 8 cores and the square 64x64x64 shape of
-``bench/kernels.py``: MAC/cycle with ideal fetch (``icache = "ideal"``) and with the preset's
-cache model (pulp-open: ``rtl``, hier-icache's replacement; gvsoc-2022: ``gvsoc``), the L0
+Per kernel of the catalogue's matmul families (default: fp32), on 8 cores and the square
+64x64x64 shape of ``bench/kernels.py`` (B stored K x M for fp32, M x K for the 16-bit kernels,
+the layout they take), run and checked as there: MAC/cycle with ideal fetch (``icache =
+"ideal"``) and with the preset's cache model (pulp-open: ``rtl``, hier-icache's replacement;
+gvsoc-2022: ``gvsoc``), which the presets use by default, the L0
 misses of all cores and their share of the core-cycles (``imiss``), and two footprints: the bytes
 of the 16-byte lines the kernel executed at all, and of those it executed in its hot loop (lines
 whose instructions issued at least 64 times per core on average).  A hot footprint above the
@@ -21,31 +24,27 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-import numpy as np  # noqa: E402
+import kernels  # noqa: E402  (bench/kernels.py: the operands and the check of each family)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from asm_kernels.catalogue import catalogue  # noqa: E402
-from asm_kernels.runner import run_kernel  # noqa: E402
 
 N = M = K = 64
 MODEL = {"pulp-open": "rtl", "gvsoc-2022": "gvsoc"}
+FAMILIES = ("matmul", "matmul_fp16", "matmul_bf16")
 HOT = 64            # issues per core that make an instruction part of the hot loop
 L0_BYTES = 512
 
 
 def run(name: str, config: str, icache: str):
-    rng = np.random.default_rng(0)
-    A = rng.standard_normal((N, K)).astype(np.float32)
-    B = rng.standard_normal((K, M)).astype(np.float32)
-    r = run_kernel(name, dict(A=A, B=B, C=np.zeros((N, M), np.float32), N=N, M=M, K=K,
-                              trans_B=0, accumulate=0),
-                   outputs=["C"], cores=8, config=config, icache=icache)
-    if not np.allclose(r.outputs["C"], A @ B, rtol=1e-4, atol=1e-4):
-        raise SystemExit(f"{name} computed a wrong result with icache = {icache}")
-    r.result.check_invariant()
-    return r.result
+    """The checked RunResult of ``name`` on 64x64x64 (B K x M for fp32, M x K for 16 bits)."""
+    trans = int(catalogue()[name].family != "matmul")
+    res = kernels.run(name, ("square 64^3", N, M, K, trans), config, icache=icache)
+    res.check_invariant()
+    return res
 
 
 def footprints(res) -> tuple[int, int]:
@@ -56,7 +55,7 @@ def footprints(res) -> tuple[int, int]:
     return 16 * len(lines), 16 * len(hot)
 
 
-def bench(config: str, kernels: list[str], console: Console) -> None:
+def bench(config: str, names: list[str], console: Console) -> None:
     model = MODEL[config]
     table = Table(title=f"matmul 64x64x64 on 8 cores, {config}: ideal fetch vs icache = "
                         f"\"{model}\"", title_justify="left")
@@ -64,7 +63,7 @@ def bench(config: str, kernels: list[str], console: Console) -> None:
                 "after warm-up", "imiss % of core-cycles", "executed B", "hot loop B"):
         table.add_column(col, justify="left" if col == "kernel" else "right")
     macs = N * M * K
-    for k in kernels:
+    for k in names:
         ideal = run(k, config, "ideal")
         cached = run(k, config, model)
         misses = int(cached.profile_imiss.sum())
@@ -82,13 +81,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", action="append", choices=tuple(MODEL),
                     help="timing preset (repeatable; default: both)")
-    ap.add_argument("--kernels", help="comma-separated kernel names (default: all matmul)")
+    ap.add_argument("--family", action="append", choices=FAMILIES,
+                    help="catalogue family (repeatable; default: matmul, the fp32 kernels)")
+    ap.add_argument("--kernels", help="comma-separated kernel names (default: the families')")
     args = ap.parse_args(argv)
-    kernels = (args.kernels.split(",") if args.kernels else
-               sorted(k.name for k in catalogue().values() if k.family == "matmul"))
+    families = args.family or ["matmul"]
+    names = (args.kernels.split(",") if args.kernels else
+             sorted(k.name for k in catalogue().values() if k.family in families))
     console = Console(width=200)
     for config in args.config or tuple(MODEL):
-        bench(config, kernels, console)
+        bench(config, names, console)
     return 0
 
 

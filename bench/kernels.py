@@ -102,8 +102,9 @@ def kernels_of(family: str) -> list[str]:
     return [k.name for k in sorted(ks, key=lambda k: (k.regfile != "f", k.name))]
 
 
-def run(name: str, shape: tuple, config: str, cores: int = 8):
-    """The RunResult of ``name`` on ``shape``, its output checked."""
+def run(name: str, shape: tuple, config: str, cores: int = 8, **overrides):
+    """The RunResult of ``name`` on ``shape``, its output checked (``overrides``: settings of
+    the configuration, e.g. ``icache="ideal"``)."""
     _, N, M, K, trans = shape
     family = catalogue()[name].family
     rng = np.random.default_rng(0)
@@ -126,7 +127,8 @@ def run(name: str, shape: tuple, config: str, cores: int = 8):
         # binary32 sums (vfdotpex), or (mmhl_, mmbl_) 16-bit lanes of K/2 + 1 roundings each
         acc_tol = eps * (K / 2 + 2) if "_lanes_" in catalogue()[name].file else 1e-5
     r = run_kernel(name, dict(A=A, B=B, C=C, N=N, M=M, K=K, trans_B=trans, accumulate=0),
-                   outputs=["C"], cores=cores, config=config, tcdm_size=tcdm_for(N, M, K))
+                   outputs=["C"], cores=cores, config=config, tcdm_size=tcdm_for(N, M, K),
+                   **overrides)
     got = r.outputs["C"].astype(np.float64) if family == "matmul" else \
         decode(r.outputs["C"], family)
     want, bound = a @ b.T, np.abs(a) @ np.abs(b.T)

@@ -30,16 +30,16 @@ def test_isasim_run_fits_80_columns_without_cutting_numbers():
     headers = _header_cells(lines)
     for name in ("core", "cycles", "instr", "IPC", "tcdm_conflict", "barrier", "dma_wait"):
         assert name in headers, headers
-    assert any("24,146" in line for line in lines)     # whole cycle counts
+    assert any("22,506" in line for line in lines)     # whole cycle counts
 
 
 def test_isasim_run_piped_prints_plain_rows():
     done = piped(MATMUL)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().split("\n")
-    assert lines[0] == "isasim run: exited, 24,146 cycles"
+    assert lines[0] == "isasim run: exited, 22,506 cycles"
     assert lines[1].split() == ["core", "cycles", "instr", "IPC", "tcdm_conflict", "ext_mem",
-                                "branch", "jump", "barrier", "dma_wait"]
+                                "branch", "jump", "barrier", "dma_wait", "idle", "imiss"]
     assert len(lines) == 2 + 8 and all(len(line) < 120 for line in lines)
     assert not any(ch in done.stdout for ch in "┃│━─…")
     assert done.stderr == ""

@@ -4,6 +4,13 @@ Every run made through ``run_asm`` checks ``RunResult.check_invariant()`` (per c
 categories plus the issued instructions sum to the core's cycles), so each test also proves
 the accounting on its own scenario.  Sources are assembled without compressed instructions:
 the hand-computed cycle counts in the tests then need no instruction-size bookkeeping.
+
+The presets model the instruction cache (``icache``) and, on pulp-open, the cluster's one AXI
+port to L2 (``l2_contention = "axi"``).  The hand counts of these tests are about other rules
+(pipeline, banks, DMA, barriers, FPUs), so ``run_asm`` runs with ideal fetch and uncontended L2
+unless a test asks for the cache or the contention itself (``icache=...``,
+``l2_contention=...``), as ``test_icache.py``, ``test_l2_contention.py`` and the lockstep
+reference do.
 """
 
 from __future__ import annotations
@@ -38,10 +45,14 @@ def run_asm_traced(source: str, config: str = "pulp-open", *, max_cycles: int | 
     return _run(source, config, max_cycles, True, overrides)
 
 
+# the rules the hand counts leave out (see the module docstring); a test's own setting wins
+HAND_COUNT_DEFAULTS = {"icache": "ideal", "l2_contention": "none"}
+
+
 def _run(source: str, config: str, max_cycles: int | None, trace: bool,
          overrides: dict) -> tuple[RunResult, Machine, np.ndarray]:
     program = assemble(source, filename="cluster_test.s", family="xpulpv2", rvc=False)
-    machine = Machine(config, **overrides).load(program)
+    machine = Machine(config, **{**HAND_COUNT_DEFAULTS, **overrides}).load(program)
     chunks: list[np.ndarray] = []
     if trace:
         machine.enable_trace(chunks.append)

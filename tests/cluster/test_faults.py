@@ -171,7 +171,10 @@ def test_isasim_run_exits_3_with_the_report(tmp_path, capsys, case):
     reason = D.DEVERR_TEXT[code]
     path = tmp_path / "bad.s"
     path.write_text(program(body))
-    assert main(["run", str(path), "--cores", "2", "--quiet"]) == 3
+    # ideal fetch, as run_asm's hand counts (tests/cluster/common.py): the cycle is 4 + index
+    config = tmp_path / "ideal.toml"
+    config.write_text('base = "pulp-open"\nicache = "ideal"\n')
+    assert main(["run", str(path), "--cores", "2", "--config", str(config), "--quiet"]) == 3
     err = capsys.readouterr().err
     assert "guest fault: device misuse on core 1 at pc 0x" in err
     assert reason in err and f"(cycle {4 + index})" in err

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from isasim import layout as L
+from isasim.machine import Machine
+from toolchain.asm import assemble
 
 from .common import run_asm
 
@@ -41,6 +43,10 @@ def test_each_new_line_costs_a_refill_from_l2(preset, icache, cold):
     # ideal fetch: the old behaviour
     r, _ = run_asm(src, preset, cores=1, icache="ideal")
     assert r.cycles[0] == 11 and r.category("imiss")[0] == 0
+    # the preset's own timing is the cache's (run_asm defaults to ideal fetch; Machine does not)
+    program = assemble(src, filename="icache_test.s", family="xpulpv2", rvc=False)
+    r = Machine(preset, cores=1).load(program).run()
+    assert r.cycles[0] == 11 + 3 * cold and r.category("imiss")[0] == 3 * cold
 
 
 SECOND_CORE_LATER = """

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from isasim.config import load_preset
+
 from .common import EXIT, run_asm
 
 LOADS = """
@@ -36,10 +38,14 @@ def test_loads_in_one_cycle_take_turns_on_the_read_channel(cores):
     assert r.category("ext_mem").tolist() == [10] * cores
 
 
-def test_gvsoc_2022_has_no_l2_contention():
-    # gvsoc-2022: l2_latency 4, no limit on its routers
-    r, _ = run_asm(LOADS, "gvsoc-2022", cores=8)
-    assert r.category("ext_mem").tolist() == [4] * 8
+@pytest.mark.parametrize(("preset", "ext_mem"), [("pulp-open", [10 + k for k in range(8)]),
+                                                 ("gvsoc-2022", [4] * 8)])
+def test_each_preset_contends_as_its_source_does(preset, ext_mem):
+    # pulp-open: the RTL's one AXI port (axi), 10 .. 17 as above; gvsoc-2022: l2_latency 4, no
+    # limit on its routers (none).  run_asm defaults to none: pass the preset's own setting.
+    mode = load_preset(preset).l2_contention
+    r, _ = run_asm(LOADS, preset, cores=8, l2_contention=mode)
+    assert sorted(r.category("ext_mem").tolist()) == ext_mem
 
 
 LOAD_AND_STORE = """

@@ -28,9 +28,14 @@ fromhost: .word 0, 0
 """
 
 
+# ideal fetch: the hand counts below are of instructions, branches and L2 stores; the
+# instruction cache's refills are tests/cluster/test_icache.py's
+IDEAL = {"icache": "ideal"}
+
+
 def run(source: str, cores: int = 8, **kw):
     program = assemble(source, filename="exit.s", family="xpulpv2", rvc=False)
-    m = Machine("pulp-open", cores=cores, **kw).load(program)
+    m = Machine("pulp-open", cores=cores, **IDEAL, **kw).load(program)
     r = m.run()
     r.check_invariant()
     return r
@@ -83,7 +88,7 @@ def test_traced_exit_logs_each_cycle_once(monkeypatch):
 
     monkeypatch.setattr(runcontrol, "WINDOW", 50)
     program = assemble(SPIN_EXIT, filename="exit.s", family="xpulpv2", rvc=False)
-    m = Machine("pulp-open", cores=8).load(program)
+    m = Machine("pulp-open", cores=8, **IDEAL).load(program)
     chunks = []
     m.enable_trace(chunks.append, buffer_records=256)
     r = m.run()
