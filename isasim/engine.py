@@ -56,7 +56,13 @@ from isasim.semantics import (
     fma_family_fast,
     fp_needs_rm,
 )
-from isasim.translate import EXIT_FIELDS, EXIT_PARKED, EXIT_TAKEN, call_translated
+from isasim.translate import (
+    ENTRY_FIELDS,
+    EXIT_FIELDS,
+    EXIT_PARKED,
+    EXIT_TAKEN,
+    call_translated,
+)
 
 M32 = 0xFFFFFFFF
 BIG = 1 << 62
@@ -717,11 +723,11 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     does."""
     cb = c * L.NCS
     cl_address = CL.ctypes.data
-    start = entries[U(2 * entry + 1)]
+    start = entries[U(ENTRY_FIELDS * entry + 1)]
     retired = 0
     while True:
-        e = call_translated(entries[U(2 * entry)], start, t, granted, c, pb, horizon, max_cycles,
-                            cl_address) * EXIT_FIELDS
+        e = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
+                            max_cycles, cl_address) * EXIT_FIELDS
         retired += exits[U(e + 2)] - start
         if exits[U(e + 3)] == EXIT_TAKEN:
             start_run(CS, CL, cb, c, exits[U(e)], instret + retired)

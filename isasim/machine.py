@@ -310,8 +310,7 @@ class Machine:
         if tx is None:
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
             try:
-                tx = TX.translate(code, self.slot_pc, entries, fpu_shared,
-                                  lambda s: self.disassemble_at(self.slot_pc[s]))
+                tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
                 pywarnings.warn(f"isasim: translation failed, the program is interpreted ({e})",
                                 stacklevel=2)

@@ -59,7 +59,10 @@ def both(program, cores: int = 1, setup=None, max_cycles: int = 10_000_000, **co
     """Observables of the run interpreted and translated, and the translated machine."""
     results = []
     for translate in (False, True):
-        m = Machine("pulp-open", cores=cores, translate=translate, **config).load(program)
+        with warnings.catch_warnings():
+            # a translation that fails (the machine then interprets) must fail the test
+            warnings.filterwarnings("error", "isasim: translation failed")
+            m = Machine("pulp-open", cores=cores, translate=translate, **config).load(program)
         if setup is not None:
             setup(m)
         with warnings.catch_warnings():
