@@ -769,9 +769,12 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
                 return -1, may_run, after_round, 0   # a DMA wrote text: the loop checks links
         found = next_running(may_run, c)
         cb = found * L.NCS
-        if CS[U(cb + L.CS_GRANTED)] == 0:
+        pslot = CS[U(cb + L.CS_PARK_SLOT)]
+        # (a core granted a resource it did not park at a load for, a DMA's or the event
+        # unit's, has no slot to resume at)
+        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0:
             return found, may_run, after_round, 0
-        entry = code[U(CS[U(cb + L.CS_PARK_SLOT)] * L.NF + L.F_TX)]
+        entry = code[U(pslot * L.NF + L.F_TX)]
         if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
             return found, may_run, after_round, 0
         c = found

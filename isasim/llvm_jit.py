@@ -25,22 +25,28 @@ from isasim import translate as TX
 OPT = 1
 CACHE_MB = 256          # the default bound of the cache directory ($ISASIM_TRANSLATE_CACHE_MB)
 
-_ENGINES: dict[str, object] = {}      # IR hash -> its engine (kept: the code lives in it)
+# IR hash -> its engine and object (kept: the code lives in them)
+_ENGINES: dict[str, tuple] = {}
 _LOADED: dict[str, list[int]] = {}
+
+
+def _new_target():
+    """A target machine for the host (an MCJIT engine owns the one it is given)."""
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(),
+                                        features=llvm.get_host_cpu_features().flatten(),
+                                        opt=OPT, codemodel="jitdefault", jit=True)
 
 
 @functools.cache
 def _target():
-    """The host's target machine, with the helpers' addresses made known to the loader."""
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    target = llvm.Target.from_triple(llvm.get_process_triple())
-    machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(),
-                                           features=llvm.get_host_cpu_features().flatten(),
-                                           opt=OPT, codemodel="jitdefault", jit=True)
+    """The target machine compiling translated code, with the helpers' addresses made known to
+    the loader."""
     for name, address in TX.helper_addresses().items():
         llvm.add_symbol(name, address)
-    return machine
+    return _new_target()
 
 
 @functools.cache
@@ -59,8 +65,15 @@ def compile_ir(text: str) -> bytes:
     module.data_layout = str(machine.target_data)
     tuning = llvm.create_pipeline_tuning_options(speed_level=OPT)
     builder = llvm.create_pass_builder(machine, tuning)
-    builder.getModulePassManager().run(module, builder)
-    return machine.emit_object(module)
+    passes = builder.getModulePassManager()
+    passes.run(module, builder)
+    # the pass builder's analyses refer to the module: they go first (else LLVM aborts when
+    # the module is freed before them)
+    passes.close()
+    builder.close()
+    obj = machine.emit_object(module)
+    module.close()
+    return obj
 
 
 def cache_limit() -> int:
@@ -118,9 +131,11 @@ def load(text: str, names: list[str], directory: Path) -> list[int]:
     key = f"tx{h.hexdigest()[:32]}"
     if key not in _LOADED:
         obj = _object(text, key, directory)
-        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target())
-        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        _target()
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _new_target())
+        ref = llvm.ObjectFileRef.from_data(obj)
+        engine.add_object_file(ref)
         engine.finalize_object()
-        _ENGINES[key] = engine
+        _ENGINES[key] = (engine, ref, obj)
         _LOADED[key] = [engine.get_function_address(n) for n in names]
     return _LOADED[key]

@@ -123,15 +123,15 @@ class Machine:
     def __init__(self, config: ClusterConfig | str | Path | None = None,
                  translate: bool | None = None, **overrides) -> None:
         """``translate``: compile the program's straight-line private code to machine code
-        (``isasim.translate``; same results, faster, a compile per new program); default from
-        ``$ISASIM_TRANSLATE`` (``1``: on), else off."""
+        (``isasim.translate``; same results, faster; well under a second per new program, then
+        cached); default on, unless ``$ISASIM_TRANSLATE`` is ``0`` (the interpreted path)."""
         cfg = config if isinstance(config, ClusterConfig) else load_config(config)
         if overrides:
             cfg = cfg.replace(**overrides)
         cfg.validate()
         self.config = cfg
         if translate is None:
-            translate = os.environ.get("ISASIM_TRANSLATE", "") == "1"
+            translate = os.environ.get("ISASIM_TRANSLATE", "1") != "0"
         self.translate = translate
         self.program: Program | None = None
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
