@@ -39,8 +39,8 @@ def function_name(rid: int) -> str:
     return f"run{rid}"
 
 
-def _const(v: int) -> ir.Constant:
-    return ir.Constant(I64, v)
+def _const(v: int | ir.Value) -> ir.Value:
+    return v if isinstance(v, ir.Value) else ir.Constant(I64, v)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ class _Writer:
     # -- memory ------------------------------------------------------------------------------
     def _at(self, array: str, index) -> ir.Value:
         base = self.arrays[array] if array != "CL" else self.cl
-        return self.b.gep(base, [index if isinstance(index, ir.Value) else _const(index)])
+        return self.b.gep(base, [_const(index)])
 
     def ld(self, array: str, index) -> ir.Value:
         return self.b.load(self._at(array, index))
@@ -143,16 +143,23 @@ class _Writer:
         return self.fn.append_basic_block(f"b{self.blocks}")
 
     def leave(self, exit_id, t: ir.Value) -> None:
-        self.st("CS", self.plus(self.cb, L.CS_T), t)
-        self.b.ret(exit_id if isinstance(exit_id, ir.Value) else _const(exit_id))
+        """Leave by exit ``exit_id`` at cycle t (through the function's one return block)."""
+        self.exit_id.add_incoming(_const(exit_id), self.b.block)
+        self.exit_t.add_incoming(t, self.b.block)
+        self.b.branch(self.exit_block)
 
     def exit_if(self, cond: ir.Value, exit_id, t: ir.Value, before_leaving=None) -> None:
-        out, on = self.block(), self.block()
-        self.b.cbranch(cond, out, on)
-        self.b.position_at_end(out)
-        if before_leaving is not None:
+        on = self.block()
+        if before_leaving is None:
+            self.exit_id.add_incoming(_const(exit_id), self.b.block)
+            self.exit_t.add_incoming(t, self.b.block)
+            self.b.cbranch(cond, self.exit_block, on)
+        else:
+            out = self.block()
+            self.b.cbranch(cond, out, on)
+            self.b.position_at_end(out)
             before_leaving()
-        self.leave(exit_id, t)
+            self.leave(exit_id, t)
         self.b.position_at_end(on)
 
     # -- state -------------------------------------------------------------------------------
@@ -206,6 +213,12 @@ class _Writer:
         self.cn, self.pbn = b.mul(c, _const(L.NCAT)), b.mul(self.arg["pb"], _const(L.NPS))
         self.ret, self.exc = b.alloca(I64), b.alloca(I64.as_pointer())
         self.out = b.alloca(I64, 2)
+        # the return block: the core's cycle to CS_T, the exit to the engine
+        self.exit_block = self.fn.append_basic_block("leave")
+        with b.goto_block(self.exit_block):
+            self.exit_id, self.exit_t = b.phi(I64), b.phi(I64)
+            self.st("CS", self.plus(self.cb, L.CS_T), self.exit_t)
+            b.ret(self.exit_id)
         # an active hardware loop ending in the run: its back edge is the loop's business, so
         # the run stops before that instruction (at once when it is not the last one)
         self.lpe = []

@@ -178,13 +178,15 @@ def _hwloop_bounds(rec: np.ndarray, pc: int) -> tuple[int | None, int | None]:
 
 
 def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
-              fpu_shared: bool) -> list[Run]:
+              fpu_shared: bool, every: bool = True) -> list[Run]:
     """The runs of a predecoded program (``code``: int32[nslots, NF], linked).
 
     Leaders are the entries, branch and jump targets, the instructions after anything that
     ends a run, and the starts of hardware loops and the instructions after their ends, so that
     a loop body's last instruction ends a run (the run hands it to the loop, which takes the
     back edge).  A run may also be entered at each of its loads (see ``entry_points``).
+
+    ``every``: every run; else only those that may run more than once (``in_loops``).
     """
     kinds = [kind(rec, fpu_shared) for rec in code]
     for s, rec in enumerate(code):
@@ -206,8 +208,9 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
                 leaders.add(int(code[slot_at[end], L.F_NEXT]))
     runs: list[Run] = []
     base = 0
+    repeated = None if every else in_loops(code, slot_pc)
     for lead in sorted(leaders, key=lambda s: slot_pc[s]):
-        if kinds[lead] is None:
+        if kinds[lead] is None or (repeated is not None and not repeated(slot_pc[lead])):
             continue
         slots = [lead]
         while kinds[slots[-1]] != "end" and len(slots) < MAX_RUN:
@@ -218,6 +221,40 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
         runs.append(Run(tuple(slots), base))
         base += 2 * len(slots) + 2
     return runs
+
+
+def in_loops(code: np.ndarray, slot_pc: list[int]):
+    """A test of pcs: may the instruction there run more than once?  Yes between a backward
+    branch or jump and its target, in a hardware loop's body, and in a function called from
+    there (from its entry to the first ``jalr`` after it).  Code that runs once gains nothing
+    from being compiled: a program's set-up and the straight-line sequences of a test program
+    are left to the loop, which spares their compile time."""
+    regions: list[tuple[int, int]] = []
+    starts, ends = [], []
+    for s, rec in enumerate(code):
+        pc, tgt = slot_pc[s], int(rec[L.F_TGT])
+        if tgt >= 0 and slot_pc[tgt] <= pc:
+            regions.append((slot_pc[tgt], pc))
+        if int(rec[L.F_CLS]) == L.TC_HWLOOP:
+            start, end = _hwloop_bounds(rec, pc)
+            if start is not None and end is not None:
+                regions.append((start, end))
+            elif start is not None:
+                starts.append(start)
+            elif end is not None:
+                ends.append(end)
+    regions += [(a, min((e for e in ends if e >= a), default=a)) for a in starts]
+    returns = sorted(pc for s, pc in enumerate(slot_pc) if int(code[s, L.F_OP]) == O.OP_JALR)
+    calls = [slot_pc[int(rec[L.F_TGT])] for s, rec in enumerate(code)
+             if int(rec[L.F_OP]) == O.OP_JAL and int(rec[L.F_WD]) != L.R_SINK
+             and int(rec[L.F_TGT]) >= 0 and any(a <= slot_pc[s] <= b for a, b in regions)]
+    for f in calls:
+        regions.append((f, next((r for r in returns if r >= f), f)))
+
+    def repeated(pc: int) -> bool:
+        return any(a <= pc <= b for a, b in regions)
+
+    return repeated
 
 
 def entry_points(code: np.ndarray, runs: list[Run]) -> list[tuple[int, int]]:
@@ -275,10 +312,13 @@ def cache_dir() -> Path:
 
 def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
               fpu_shared: bool) -> Translation:
-    """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF])."""
+    """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF]):
+    those in loops (``in_loops``), or every run when ``$ISASIM_TRANSLATE`` is ``all`` (the
+    tests that compare the paths use it)."""
     from isasim import llvm_emit, llvm_jit
 
-    runs = find_runs(code, slot_pc, entries, fpu_shared)
+    runs = find_runs(code, slot_pc, entries, fpu_shared,
+                     every=os.environ.get("ISASIM_TRANSLATE") == "all")
     if not runs:
         return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
     text = llvm_emit.module_ir(code, slot_pc, runs)
