@@ -765,8 +765,10 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
                 return -1, may_run, after_round, sev
             may_run = CL[U(L.L_RELEASED)]
             after_round = True
-            if CL[U(L.L_TEXT_DIRTY)] != 0:
-                return -1, may_run, after_round, 0   # a DMA wrote text: the loop checks links
+            if CL[U(L.L_TEXT_DIRTY)] != 0 or may_run == 0:
+                # a DMA wrote text (the loop checks links), or the round released no core
+                # (only a device acted): the loop goes on
+                return -1, may_run, after_round, 0
         found = next_running(may_run, c)
         cb = found * L.NCS
         pslot = CS[U(cb + L.CS_PARK_SLOT)]
