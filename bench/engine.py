@@ -249,10 +249,10 @@ def compile_costs() -> tuple[float, float]:
     return cold, warm
 
 
-def translation_times() -> list[tuple[str, int, float]]:
-    """(program, instructions translated, seconds) of translating the 8-core bench matmul and
-    each ISA test program with an empty translation cache: what a new program costs once (the
-    time to load it interpreted is subtracted)."""
+def translation_times() -> list[tuple]:
+    """(program, then for the default selection and for every run: entries, seconds) of
+    translating the 8-core bench matmul and each ISA test program with an empty translation
+    cache: what a new program costs once (the time to load it interpreted is subtracted)."""
     import re
 
     from isasim import layout as L
@@ -265,26 +265,59 @@ def translation_times() -> list[tuple[str, int, float]]:
         programs.append((src.stem, assemble(src.read_text(), str(src),
                                             family=family.group(1) if family else "xpulpv2"), 1))
     out = []
-    old = os.environ.get("ISASIM_TRANSLATE_CACHE")
+    saved = {k: os.environ.get(k) for k in ("ISASIM_TRANSLATE_CACHE", "ISASIM_TRANSLATE")}
     try:
         for name, program, cores in programs:
-            with tempfile.TemporaryDirectory() as cache:
-                os.environ["ISASIM_TRANSLATE_CACHE"] = cache
-                llvm_jit._LOADED.clear()     # (a program seen in this process is not new)
-                t = time.perf_counter()
-                Machine("pulp-open", cores=cores, stack_size=256, translate=False).load(program)
-                plain = time.perf_counter() - t
-                t = time.perf_counter()
-                m = Machine("pulp-open", cores=cores, stack_size=256).load(program)
-                took = time.perf_counter() - t - plain
-                code = m.code.reshape(-1, L.NF)
-                out.append((name, int((code[:, L.F_TX] >= 0).sum()), max(took, 0.0)))
+            row: list = [name]
+            for mode in ("1", "all"):       # the runs in loops (the default), every run
+                with tempfile.TemporaryDirectory() as cache:
+                    os.environ.update(ISASIM_TRANSLATE_CACHE=cache, ISASIM_TRANSLATE=mode)
+                    llvm_jit._LOADED.clear()     # (a program seen in this process is not new)
+                    t = time.perf_counter()
+                    Machine("pulp-open", cores=cores, stack_size=256,
+                            translate=False).load(program)
+                    plain = time.perf_counter() - t
+                    t = time.perf_counter()
+                    m = Machine("pulp-open", cores=cores, stack_size=256).load(program)
+                    took = time.perf_counter() - t - plain
+                    code = m.code.reshape(-1, L.NF)
+                    row += [int((code[:, L.F_TX] >= 0).sum()), max(took, 0.0)]
+            out.append(tuple(row))
     finally:
-        if old is None:
-            os.environ.pop("ISASIM_TRANSLATE_CACHE", None)
-        else:
-            os.environ["ISASIM_TRANSLATE_CACHE"] = old
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     return out
+
+
+def batch_seconds(tmp: Path) -> tuple[int, float, float]:
+    """(programs, seconds translated, seconds interpreted) of a batch of small programs, each
+    in its own ``isasim run`` process, as a script or a tuner runs them: the ISA test programs
+    plus integer loops of different lengths (each a new program for the translation cache, which
+    starts empty)."""
+    import re
+
+    root = Path(__file__).resolve().parents[1] / "tests" / "isa" / "programs"
+    jobs = []
+    for src in sorted(root.glob("*.s")):
+        family = re.search(r"^family = (\S+)", src.with_suffix(".exp").read_text(), re.M)
+        jobs.append([str(src), "--xpulp", family.group(1) if family else "xpulpv2"])
+    for i in range(60 - len(jobs)):
+        path = tmp / f"loop{i}.s"
+        path.write_text(int_loop(2000 + 37 * i, '.section .l1, "aw"'))
+        jobs.append([str(path), "--xpulp", "xpulpv2"])
+    seconds = []
+    for extra in ([], ["--interpret"]):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, ISASIM_TRANSLATE_CACHE=cache)
+            t = time.perf_counter()
+            for job in jobs:
+                subprocess.run([sys.executable, "-m", "isasim.cli", "run", "--quiet", *job,
+                                *extra], env=env, capture_output=True, check=False)
+            seconds.append(time.perf_counter() - t)
+    return len(jobs), seconds[0], seconds[1]
 
 
 C_DIR = Path(__file__).parent / "c"
@@ -323,6 +356,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller workloads, fewer repeats")
     ap.add_argument("--no-compile", action="store_true", help="skip the cold-compile measurement")
+    ap.add_argument("--batch", action="store_true",
+                    help="also time a batch of 60 small programs, one `isasim run` each")
     args = ap.parse_args()
     reps = 2 if args.quick else 3
     loop_iters = 200_000 if args.quick else 2_000_000
@@ -373,13 +408,18 @@ def main() -> None:
     if unicorn_b:
         console.print(f"(c) round robin, translated: {c_rr / unicorn_b:.2f} of Unicorn's (b) "
                       f"MIPS")
-    times = Table(title="translation with a cold cache (seconds; instructions translated code "
+    times = Table(title="translation with a cold cache (entries: instructions translated code "
                         "is entered at)")
-    for col in ("program", "entries", "seconds"):
+    for col in ("program", "entries", "seconds", "every run: entries", "seconds"):
         times.add_column(col, justify="right")
-    for name, entries, took in translation_times():
-        times.add_row(name, str(entries), f"{took:.3f}")
+    for name, entries, took, all_entries, all_took in translation_times():
+        times.add_row(name, str(entries), f"{took:.3f}", str(all_entries), f"{all_took:.2f}")
     console.print(times)
+    if args.batch:
+        with tempfile.TemporaryDirectory() as tmp:
+            n, tx, interp = batch_seconds(Path(tmp))
+        console.print(f"{n} small programs, one `isasim run` process each: {tx:.1f} s "
+                      f"translated (cold translation cache), {interp:.1f} s --interpret")
     if not args.no_compile:
         cold, warm = compile_costs()
         console.print(f"numba: first run with a cold cache {cold:.1f} s (compiles the engine), "
