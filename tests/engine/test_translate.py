@@ -261,7 +261,7 @@ body:
     xor a3, a2, a0
     ret
 """, family="xpulpv2", rvc=False)
-    monkeypatch.setenv("ISASIM_TRANSLATE", "1")
+    monkeypatch.setenv("ISASIM_TRANSLATE", "eager")
     m = Machine("pulp-open", cores=1).load(program)
     code = m.code.reshape(-1, L.NF)
     entered = {m.slot_pc[s] - program.entry for s in np.flatnonzero(code[:, L.F_TX] >= 0)}
@@ -270,3 +270,20 @@ body:
     assert entered == {12, 16, body}
     plain, fast, _ = both(program)
     assert_same(plain, fast)
+
+
+def test_a_run_outlasting_its_first_slice_is_translated_then(monkeypatch) -> None:
+    """By default a program is translated when a run goes on past its first slice (a short
+    run is spared the compile): the core parked at the slice's end resumes in translated
+    code, with every observable as interpreted."""
+    monkeypatch.setenv("ISASIM_TRANSLATE", "1")
+    program = assemble(bench.matmul(8), family="xpulpv2")
+    runs = []
+    for translate in (False, True):
+        m = Machine("pulp-open", cores=8, stack_size=256, translate=translate).load(program)
+        matrices(m)
+        assert m._translated is None
+        m.slice_cycles = 5_000
+        runs.append(observables(m.run()))
+    assert m._translated is not None and translated_slots(m) > 5
+    assert_same(*runs)
