@@ -7,12 +7,15 @@ Workloads (plain RV32IM/RV32IMF code, so the reference simulators run the very s
   (b) matmul    - single core, fp32 64x64x64 matrix multiply, 2x2 register blocking;
   (c) matmul x8 - the same kernel with the rows split over 8 cores (isasim only: the references
                   model no cluster), with the full timing model, once per conflict policy.
+  (d) C matmul  - bench/c/matmul.c, 8 cores, 64x64 int32 and fp32, repeated 20 times, built
+                  by Debian's riscv64-unknown-elf-gcc -O2 (skipped when it is not installed).
 MIPS = simulated instructions / host seconds (best of several runs, the program already loaded).
-isasim runs twice: interpreted (the default) and with ``translate=True`` (isasim.translate:
-straight-line code compiled per program, same results).  For the references the instruction
-count is isasim's (identical programs take identical paths).  The numba first-compile cost (cold
-cache), the cache-load cost and the translation of the 8-core matmul with a cold cache are
-measured in subprocesses.
+isasim runs on both paths: translated (the default: isasim.translate, straight-line code in
+loops compiled per program through LLVM IR, same results) and interpreted (``translate=False``,
+``isasim run --interpret``), with the ratio.  For the references the instruction count is
+isasim's (identical programs take identical paths).  Then: the translation time of each program
+with a cold translation cache (the bench matmul and every ISA test program), and in
+subprocesses the numba first-compile cost (cold cache) and the cache-load cost.
 
     python bench/engine.py [--quick]
 """
@@ -170,7 +173,7 @@ def matmul(cores: int) -> str:
 
 
 def isasim_mips(source: str, cores: int, policy: str, repeats: int, data: bool,
-                translate: bool = False) -> tuple[int, float]:
+                translate: bool = True) -> tuple[int, float]:
     program = assemble(source, family="xpulpv2")
     best = float("inf")
     n = 0
@@ -246,64 +249,181 @@ def compile_costs() -> tuple[float, float]:
     return cold, warm
 
 
-def translation_cost() -> float:
-    """Seconds to translate the 8-core matmul with an empty translation cache (numba's cache of
-    the engine warm): what a new program costs once with ``translate=True``."""
-    script = ("import sys, time; sys.path.insert(0, sys.argv[1]); from engine import matmul; "
-              "from isasim.machine import Machine; from toolchain.asm import assemble; "
-              "p = assemble(matmul(8), family='xpulpv2'); "
-              "Machine('pulp-open', cores=8).load(p); t = time.perf_counter(); "
-              "Machine('pulp-open', cores=8, translate=True).load(p); "
-              "print(time.perf_counter() - t)")
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, ISASIM_TRANSLATE_CACHE=cache)
-        return float(subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
-                                    env=env, check=True, capture_output=True, text=True).stdout)
+def translation_times() -> list[tuple]:
+    """(program, then for the default selection and for every run: entries, seconds) of
+    translating the 8-core bench matmul and each ISA test program with an empty translation
+    cache: what a new program costs once (the time to load it interpreted is subtracted)."""
+    import re
+
+    from isasim import layout as L
+    from isasim import llvm_jit
+
+    root = Path(__file__).resolve().parents[1] / "tests" / "isa" / "programs"
+    programs = [("bench matmul, 8 cores", assemble(matmul(8), family="xpulpv2"), 8)]
+    for src in sorted(root.glob("*.s")):
+        family = re.search(r"^family = (\S+)", src.with_suffix(".exp").read_text(), re.M)
+        programs.append((src.stem, assemble(src.read_text(), str(src),
+                                            family=family.group(1) if family else "xpulpv2"), 1))
+    out = []
+    saved = {k: os.environ.get(k) for k in ("ISASIM_TRANSLATE_CACHE", "ISASIM_TRANSLATE")}
+    try:
+        for name, program, cores in programs:
+            row: list = [name]
+            for mode in ("1", "all"):       # the runs in loops (the default), every run
+                with tempfile.TemporaryDirectory() as cache:
+                    os.environ.update(ISASIM_TRANSLATE_CACHE=cache, ISASIM_TRANSLATE=mode)
+                    llvm_jit._LOADED.clear()     # (a program seen in this process is not new)
+                    t = time.perf_counter()
+                    Machine("pulp-open", cores=cores, stack_size=256,
+                            translate=False).load(program)
+                    plain = time.perf_counter() - t
+                    t = time.perf_counter()
+                    m = Machine("pulp-open", cores=cores, stack_size=256).load(program)
+                    took = time.perf_counter() - t - plain
+                    code = m.code.reshape(-1, L.NF)
+                    row += [int((code[:, L.F_TX] >= 0).sum()), max(took, 0.0)]
+            out.append(tuple(row))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return out
+
+
+def batch_seconds(tmp: Path) -> tuple[int, float, float]:
+    """(programs, seconds translated, seconds interpreted) of a batch of small programs, each
+    in its own ``isasim run`` process, as a script or a tuner runs them: the ISA test programs
+    plus integer loops of different lengths (each a new program for the translation cache, which
+    starts empty)."""
+    import re
+
+    root = Path(__file__).resolve().parents[1] / "tests" / "isa" / "programs"
+    jobs = []
+    for src in sorted(root.glob("*.s")):
+        family = re.search(r"^family = (\S+)", src.with_suffix(".exp").read_text(), re.M)
+        jobs.append([str(src), "--xpulp", family.group(1) if family else "xpulpv2"])
+    for i in range(60 - len(jobs)):
+        path = tmp / f"loop{i}.s"
+        path.write_text(int_loop(2000 + 37 * i, '.section .l1, "aw"'))
+        jobs.append([str(path), "--xpulp", "xpulpv2"])
+    seconds = []
+    for extra in ([], ["--interpret"]):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, ISASIM_TRANSLATE_CACHE=cache)
+            t = time.perf_counter()
+            for job in jobs:
+                subprocess.run([sys.executable, "-m", "isasim.cli", "run", "--quiet", *job,
+                                *extra], env=env, capture_output=True, check=False)
+            seconds.append(time.perf_counter() - t)
+    return len(jobs), seconds[0], seconds[1]
+
+
+C_DIR = Path(__file__).parent / "c"
+CROSS = "riscv64-unknown-elf-gcc"
+
+
+def c_matmul_mips(tmp: Path, fp32: bool, repeats: int) -> tuple[int, float, float] | None:
+    """(instructions, seconds translated, seconds interpreted) of bench/c/matmul.c on 8 cores,
+    or None when the cross compiler is missing."""
+    if shutil.which(CROSS) is None:
+        return None
+    elf = tmp / f"matmul{'_fp32' if fp32 else ''}.elf"
+    subprocess.run([CROSS, "-march=rv32imf_zicsr", "-mabi=ilp32f", "-O2", "-ffreestanding",
+                    "-nostdlib", "-nostartfiles", "-msmall-data-limit=0",
+                    "-T", str(C_DIR / "link.ld"), *(["-DFP32"] if fp32 else []),
+                    str(C_DIR / "start.S"), str(C_DIR / "matmul.c"), "-o", str(elf)],
+                   check=True)
+    from isasim.machine import load_program
+
+    program = load_program(elf)
+    seconds = []
+    for translate in (True, False):
+        best, n = float("inf"), 0
+        for i in range(repeats + 1):
+            m = Machine("pulp-open", stack_size=256, translate=translate).load(program)
+            t = time.perf_counter()
+            r = m.run()
+            best = min(best, time.perf_counter() - t) if i else best
+            assert r.status == "exited", r.status
+            n = int(r.instret.sum())
+        seconds.append(best)
+    return n, seconds[0], seconds[1]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller workloads, fewer repeats")
     ap.add_argument("--no-compile", action="store_true", help="skip the cold-compile measurement")
+    ap.add_argument("--batch", action="store_true",
+                    help="also time a batch of 60 small programs, one `isasim run` each")
     args = ap.parse_args()
     reps = 2 if args.quick else 3
     loop_iters = 200_000 if args.quick else 2_000_000
     console = Console()
     table = Table(title="simulated MIPS (higher is better)")
-    for col in ("workload", "instructions", "isasim", "translated", "Unicorn", "Spike",
-                "isasim cycles"):
+    for col in ("workload", "instructions", "isasim", "interpreted", "ratio", "Unicorn",
+                "Spike", "isasim cycles"):
         table.add_column(col, justify="right")
+
+    def add(label: str, n: int, dtx: float, dt: float, u=None, s=None, refs=False, cyc=""):
+        table.add_row(label, f"{n:,}", f"{n / dtx / 1e6:.1f}", f"{n / dt / 1e6:.1f}",
+                      f"{dt / dtx:.2f}x", f"{n / u / 1e6:.0f}" if u else "-",
+                      (f"{n / s / 1e6:.0f}" if s else "not installed") if refs else "-", cyc)
+
+    unicorn_b = None
     with tempfile.TemporaryDirectory() as tmp:
         rows = [("(a) int loop, 1 core", int_loop(loop_iters, '.section .l1, "aw"'), 1,
-                 "round_robin", False, True),
+                 "round_robin", False),
                 ("(a) int loop, data in L2", int_loop(loop_iters, ".data"), 1, "round_robin",
-                 False, True),
-                ("(b) fp32 matmul, 1 core", matmul(1), 1, "round_robin", True, True)]
-        for label, src, cores, pol, data, refs in rows:
-            n, dt = isasim_mips(src, cores, pol, reps, data)
-            _, dtx = isasim_mips(src, cores, pol, reps, data, translate=True)
-            u = unicorn_seconds(src, reps) if refs else None
-            s = spike_seconds(src, reps, Path(tmp)) if refs else None
-            table.add_row(label, f"{n:,}", f"{n / dt / 1e6:.1f}", f"{n / dtx / 1e6:.1f}",
-                          f"{n / u / 1e6:.0f}" if u else "-",
-                          f"{n / s / 1e6:.0f}" if s else "not installed", "")
+                 False),
+                ("(b) fp32 matmul, 1 core", matmul(1), 1, "round_robin", True)]
+        for label, src, cores, pol, data in rows:
+            n, dtx = isasim_mips(src, cores, pol, reps, data)
+            _, dt = isasim_mips(src, cores, pol, reps, data, translate=False)
+            u = unicorn_seconds(src, reps)
+            add(label, n, dtx, dt, u, spike_seconds(src, reps, Path(tmp)), True)
+            if label.startswith("(b)") and u:
+                unicorn_b = n / u / 1e6
         for pol in ("round_robin", "fifo", "none"):
-            n, dt = isasim_mips(matmul(8), 8, pol, reps, True)
-            _, dtx = isasim_mips(matmul(8), 8, pol, reps, True, translate=True)
+            n, dtx = isasim_mips(matmul(8), 8, pol, reps, True)
+            _, dt = isasim_mips(matmul(8), 8, pol, reps, True, translate=False)
             m = Machine("pulp-open", cores=8, conflict_policy=pol, stack_size=256)
             m.load(assemble(matmul(8), family="xpulpv2"))
             cyc = m.run().total_cycles
-            table.add_row(f"(c) fp32 matmul, 8 cores, {pol}", f"{n:,}", f"{n / dt / 1e6:.1f}",
-                          f"{n / dtx / 1e6:.1f}", "-", "-", f"{cyc:,}")
+            add(f"(c) fp32 matmul, 8 cores, {pol}", n, dtx, dt, cyc=f"{cyc:,}")
+            if pol == "round_robin" and unicorn_b:
+                c_rr = n / dtx / 1e6
+        for fp32 in (False, True):
+            got = c_matmul_mips(Path(tmp), fp32, reps)
+            label = f"(d) C matmul {'fp32' if fp32 else 'int32'}, 8 cores"
+            if got is None:
+                table.add_row(label, f"{CROSS} not installed", "-", "-", "-", "-", "-", "")
+            else:
+                add(label, got[0], got[1], got[2])
     console.print(table)
     console.print("Spike times include its start-up (~45 ms); Unicorn runs in-process with no "
                   "hooks and no timing model; isasim runs with the full cluster timing model.")
+    if unicorn_b:
+        console.print(f"(c) round robin, translated: {c_rr / unicorn_b:.2f} of Unicorn's (b) "
+                      f"MIPS")
+    times = Table(title="translation with a cold cache (entries: instructions translated code "
+                        "is entered at)")
+    for col in ("program", "entries", "seconds", "every run: entries", "seconds"):
+        times.add_column(col, justify="right")
+    for name, entries, took, all_entries, all_took in translation_times():
+        times.add_row(name, str(entries), f"{took:.3f}", str(all_entries), f"{all_took:.2f}")
+    console.print(times)
+    if args.batch:
+        with tempfile.TemporaryDirectory() as tmp:
+            n, tx, interp = batch_seconds(Path(tmp))
+        console.print(f"{n} small programs, one `isasim run` process each: {tx:.1f} s "
+                      f"translated (cold translation cache), {interp:.1f} s --interpret")
     if not args.no_compile:
         cold, warm = compile_costs()
         console.print(f"numba: first run with a cold cache {cold:.1f} s (compiles the engine), "
                       f"with the cache {warm:.1f} s (process start-up included)")
-        console.print(f"translating the 8-core matmul, cold translation cache: "
-                      f"{translation_cost():.1f} s once (then loaded from the cache)")
 
 
 if __name__ == "__main__":

@@ -154,10 +154,13 @@ def _setup_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-cycles", type=_cycles, help="stop with a time-out fault after N "
                                                       "cycles (default: the config's)")
     p.add_argument("--json", metavar="OUT", help="write the run result (JSON) to OUT")
+    p.add_argument("--interpret", action="store_true",
+                   help="interpret every instruction instead of running the program's "
+                        "straight-line code compiled to machine code (the default; same "
+                        "results; compiled code is unused while tracing)")
     p.add_argument("--translate", action="store_true",
-                   help="compile the program's straight-line code to machine code first (same "
-                        "results, faster on long runs; 10-90 s once per new program, then "
-                        "cached; unused while tracing)")
+                   help="the default (kept for scripts that pass it): compiled straight-line "
+                        "code")
     p.add_argument("--quiet", action="store_true", help="do not print the per-core table")
     add_table_options(p)
     p.add_argument("--trace", metavar="OUT", help="write a Perfetto trace: OUT.json (Chrome "
@@ -195,7 +198,7 @@ def _run_run(args: argparse.Namespace) -> int:
         machine = Machine(args.config, translate=debugopts.translate(args), **overrides)
         family = _selection(args)
         with notice_if_slow("isasim run: compiling the program's straight-line code to machine "
-                            "code (--translate: 10-90 s for a new program, then cached)"):
+                            "code (once per new program, then cached; --interpret skips it)"):
             machine.load(args.program, family=family, include_dirs=args.include_dirs)
         debugopts.prepare(machine, args)
     except (ConfigError, LoadError, ValueError) as e:

@@ -69,9 +69,9 @@ def prepare(machine, args: argparse.Namespace) -> None:
 def translate(args: argparse.Namespace) -> bool | None:
     """``Machine(translate=...)``: translated code runs whole blocks between the loop's checks,
     so a debugger or a commit log, which stop the loop at instruction boundaries, turn it off."""
-    if args.gdb or args.log_commits:
+    if args.gdb or args.log_commits or getattr(args, "interpret", False):
         return False
-    return args.translate or None
+    return None
 
 
 def wanted(args: argparse.Namespace) -> bool:

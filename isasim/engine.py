@@ -803,13 +803,18 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
                 return -1, may_run, after_round, sev
             may_run = CL[U(L.L_RELEASED)]
             after_round = True
-            if CL[U(L.L_TEXT_DIRTY)] != 0:
-                return -1, may_run, after_round, 0   # a DMA wrote text: the loop checks links
+            if CL[U(L.L_TEXT_DIRTY)] != 0 or may_run == 0:
+                # a DMA wrote text (the loop checks links), or the round released no core
+                # (only a device acted): the loop goes on
+                return -1, may_run, after_round, 0
         found = next_running(may_run, c)
         cb = found * L.NCS
-        if CS[U(cb + L.CS_GRANTED)] == 0:
+        pslot = CS[U(cb + L.CS_PARK_SLOT)]
+        # (a core granted a resource it did not park at a load for, a DMA's or the event
+        # unit's, has no slot to resume at)
+        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0:
             return found, may_run, after_round, 0
-        entry = code[U(CS[U(cb + L.CS_PARK_SLOT)] * L.NF + L.F_TX)]
+        entry = code[U(pslot * L.NF + L.F_TX)]
         if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
             return found, may_run, after_round, 0
         c = found
@@ -1520,8 +1525,7 @@ def dependencies() -> list:
     )
 
     return [engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd,
-            smallfloat, soc,
-            softfloat, softfloat16, translate, xpulp_alu]
+            smallfloat, soc, softfloat, softfloat16, translate, xpulp_alu]
 
 
 jitcache.ensure_fresh(dependencies())

@@ -122,16 +122,17 @@ class Machine:
 
     def __init__(self, config: ClusterConfig | str | Path | None = None,
                  translate: bool | None = None, **overrides) -> None:
-        """``translate``: compile the program's straight-line private code to machine code
-        (``isasim.translate``; same results, faster, a compile per new program); default from
-        ``$ISASIM_TRANSLATE`` (``1``: on), else off."""
+        """``translate``: compile the straight-line code of the program's loops to machine code
+        (``isasim.translate``; same results, faster) once a run outlasts its first slice; well
+        under a second per new program, then cached.  Default on, unless ``$ISASIM_TRANSLATE``
+        is ``0`` (the interpreted path)."""
         cfg = config if isinstance(config, ClusterConfig) else load_config(config)
         if overrides:
             cfg = cfg.replace(**overrides)
         cfg.validate()
         self.config = cfg
         if translate is None:
-            translate = os.environ.get("ISASIM_TRANSLATE", "") == "1"
+            translate = os.environ.get("ISASIM_TRANSLATE", "1") != "0"
         self.translate = translate
         self.program: Program | None = None
         self.trace_sink = None      # callable(records: int64[n, TRW]); set by enable_trace
@@ -223,8 +224,16 @@ class Machine:
                                                               list(self.slot_pc), halfwords)
         self._disasm = _DISASM.setdefault(id(program), {})
         self._translated = self._exits = None     # see engine.run
+        # translated when a run outlasts its first slice (see run), at once if translated
+        # before in this process or $ISASIM_TRANSLATE asks for it (eager: at load; all: at
+        # load, every run, not only those in loops)
+        self._untranslated = None
         if self.translate and not cfg.soc:
-            self._apply_translation(program, layout)
+            done = self._translation_key(layout) in _TRANSLATED.get(id(program), {})
+            if done or os.environ.get("ISASIM_TRANSLATE") in ("eager", "all"):
+                self._apply_translation(program, layout)
+            else:
+                self._untranslated = (program, layout)
         # per-core state
         self.R = np.zeros(n * L.RS, dtype=np.int64)
         self.RDY = np.zeros(n * L.RS, dtype=np.int64)
@@ -336,21 +345,26 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     # predecoding
     # ------------------------------------------------------------------------------------------
+    def _translation_key(self, layout: tuple) -> tuple:
+        """What a program's translation depends on besides the program: the memory layout,
+        the FP operations left to the loop, and the slots decoded so far (a run may decode
+        more before it is translated)."""
+        return layout, self.config.fp_in_loop, len(self.slot_pc)
+
     def _apply_translation(self, program: Program, layout: tuple) -> None:
         """Mark the slots translated code is entered at (``F_TX``) and keep its entry table."""
         fpu_shared = self.config.fp_in_loop    # FP operations left to the loop
         code = self.code.reshape(-1, L.NF)
-        tx = _TRANSLATED.get(id(program), {}).get((layout, fpu_shared))
+        tx = _TRANSLATED.get(id(program), {}).get(self._translation_key(layout))
         if tx is None:
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
             try:
-                tx = TX.translate(code, self.slot_pc, entries, fpu_shared,
-                                  lambda s: self.disassemble_at(self.slot_pc[s]))
+                tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
                 pywarnings.warn(f"isasim: translation failed, the program is interpreted ({e})",
                                 stacklevel=2)
                 return
-            _TRANSLATED.setdefault(id(program), {})[(layout, fpu_shared)] = tx
+            _TRANSLATED.setdefault(id(program), {})[self._translation_key(layout)] = tx
         for slot, entry in tx.entry_of_slot.items():
             code[slot, L.F_TX] = entry
         if tx.entries.size:
@@ -464,6 +478,11 @@ class Machine:
                         continue
                     self.release_held()
                 reached, slice_end = slice_end, -1
+                if self._untranslated is not None:
+                    # a run longer than a slice pays for its translation (which takes from
+                    # milliseconds to a second); a short one, a tuner's candidate, is spared it
+                    self._apply_translation(*self._untranslated)
+                    self._untranslated = None
                 if self.slice_cycles is None:
                     took = max(time.perf_counter() - started, 1e-6)
                     budget = int(budget * min(4.0, max(0.25, SLICE_SECONDS / took)))

@@ -36,6 +36,12 @@ EXIT = """
 """
 
 
+@pytest.fixture(autouse=True)
+def every_run(monkeypatch):
+    """Translate every run, not only those in loops: the comparison covers all of them."""
+    monkeypatch.setenv("ISASIM_TRANSLATE", "all")
+
+
 def observables(r) -> dict:
     out = {name: np.asarray(getattr(r, name)).copy() for name in (
         "cycles", "instret", "categories", "profile_count", "profile_stall", "conflicts",
@@ -59,7 +65,10 @@ def both(program, cores: int = 1, setup=None, max_cycles: int = 10_000_000, **co
     """Observables of the run interpreted and translated, and the translated machine."""
     results = []
     for translate in (False, True):
-        m = Machine("pulp-open", cores=cores, translate=translate, **config).load(program)
+        with warnings.catch_warnings():
+            # a translation that fails (the machine then interprets) must fail the test
+            warnings.filterwarnings("error", "isasim: translation failed")
+            m = Machine("pulp-open", cores=cores, translate=translate, **config).load(program)
         if setup is not None:
             setup(m)
         with warnings.catch_warnings():
@@ -228,3 +237,53 @@ loop:
     exits = TX.exit_table(code, m.slot_pc, runs).reshape(-1, TX.EXIT_FIELDS)
     taken = exits[runs[1].exit_base + 2 * len(runs[1].slots) + 1]
     assert taken[0] == program.entry + 4 and taken[3] == TX.EXIT_TAKEN and taken[4] == 1
+
+
+def test_only_code_in_loops_is_translated_by_default(monkeypatch) -> None:
+    """Set-up code that runs once is left to the loop; a loop's body, and a function it calls,
+    are translated (and the results are the same either way)."""
+    program = assemble("""
+    .text
+    .globl _start
+_start:
+    li a0, 4
+    li a2, 0
+    addi a5, a2, 7
+loop:
+    jal ra, body
+    addi a0, a0, -1
+    bnez a0, loop
+    addi a6, a2, 1
+    addi a7, a6, 2
+""" + EXIT + """
+body:
+    addi a2, a2, 3
+    xor a3, a2, a0
+    ret
+""", family="xpulpv2", rvc=False)
+    monkeypatch.setenv("ISASIM_TRANSLATE", "eager")
+    m = Machine("pulp-open", cores=1).load(program)
+    code = m.code.reshape(-1, L.NF)
+    entered = {m.slot_pc[s] - program.entry for s in np.flatnonzero(code[:, L.F_TX] >= 0)}
+    body = program.symbols["body"].value - program.entry
+    # the loop's head (its jal), the instructions after the call, the function's body
+    assert entered == {12, 16, body}
+    plain, fast, _ = both(program)
+    assert_same(plain, fast)
+
+
+def test_a_run_outlasting_its_first_slice_is_translated_then(monkeypatch) -> None:
+    """By default a program is translated when a run goes on past its first slice (a short
+    run is spared the compile): the core parked at the slice's end resumes in translated
+    code, with every observable as interpreted."""
+    monkeypatch.setenv("ISASIM_TRANSLATE", "1")
+    program = assemble(bench.matmul(8), family="xpulpv2")
+    runs = []
+    for translate in (False, True):
+        m = Machine("pulp-open", cores=8, stack_size=256, translate=translate).load(program)
+        matrices(m)
+        assert m._translated is None
+        m.slice_cycles = 5_000
+        runs.append(observables(m.run()))
+    assert m._translated is not None and translated_slots(m) > 5
+    assert_same(*runs)

@@ -71,4 +71,5 @@ def test_alu_loop_counters(tmp_path):
                                      f"{4 * iters + 3}" for i in range(8)]
     r, _ = run_example("alu_loop", tmp_path, f"-DITERS={iters}",
                        perf_counts_enabling_write=True)
-    assert r.stdout.splitlines()[0] == f"core 0 cycles {6 * iters + 20} instructions {4 * iters + 4}"
+    assert r.stdout.splitlines()[0] == (f"core 0 cycles {6 * iters + 20} "
+                                        f"instructions {4 * iters + 4}")
