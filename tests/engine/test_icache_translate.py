@@ -18,6 +18,7 @@ from tests.engine.test_translate import (
     assert_same,
     bench,
     both,
+    every_run,  # noqa: F401  (autouse: every run translated, as in test_translate)
     matrices,
     translated_slots,
 )
