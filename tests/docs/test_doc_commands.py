@@ -7,10 +7,9 @@ stay there and the commands that read them later find them.  ``isasim`` and ``tr
 ``python -m isasim.cli`` / ``python -m trainlib.cli`` with this interpreter, so the checkout's code
 is what is tested, not an installed copy.  The tuner's cache goes to the scratch directory.
 
-Commands that need a tool which is not installed (GCC for RISC-V) skip; the ones listed in
-``SLOW`` (the first ``--translate`` of a program compiles its code for a minute or more) run only
-with ``--runslow``.  Of the set-up commands (``pip install ... && ...``), what follows the
-install runs (the installation and the test run are CI's own steps).  The ```python blocks run
+Commands that need a tool which is not installed (GCC for RISC-V) skip. Of the set-up commands
+(``pip install ... && ...``), what follows the install runs (the installation and the test run
+are CI's own steps). The ```python blocks run
 too.
 """
 
@@ -29,7 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "cluster" / "README.md"]
 SETUP = ("pip install",)                 # the set-up commands: CI runs them (.ci/run)
-SLOW = ("--translate",)                  # substrings of the commands that take minutes
 
 
 def blocks(text: str, lang: str) -> list[str]:
@@ -79,17 +77,13 @@ def test_the_readme_has_a_tour_and_the_set_up_commands():
     setup = [c for c in commands(README.read_text()) if c.startswith(SETUP)]
     assert any("pytest" in c for c in setup), "the test set-up command"
     assert any("trainlib train" in c for c in setup), "the install-and-run set-up command"
-    for marker in SLOW:
-        assert any(marker in c for c in TOUR), f"SLOW names {marker!r}, no tour command has it"
 
 
 @pytest.mark.parametrize("command", TOUR)
-def test_tour_command(command, scratch, request):
+def test_tour_command(command, scratch):
     tool = command.split()[0]
     if tool not in ("isasim", "trainlib", "python", "python3") and shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed")
-    if any(m in command for m in SLOW) and not request.config.getoption("--runslow"):
-        pytest.skip("takes minutes the first time: run with --runslow")
     env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(scratch / "cache"),
                COLUMNS="100")
     done = subprocess.run(["bash", "-o", "pipefail", "-c", as_tested(command)], cwd=scratch,
