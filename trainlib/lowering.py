@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from asm_kernels.catalogue import DEFAULT_ISA, catalogue, usable
+from asm_kernels.catalogue import catalogue, usable
 from trainlib.driver import Call, Ref, core_kernel
 from trainlib.errors import ModelError, NotAvailable
 from trainlib.formats import element_bytes
@@ -65,6 +65,11 @@ DEFAULT_KERNELS: dict[tuple[str, str], str] = {
     ("depthwise", "fw"): "mm_dw", ("depthwise", "wg"): "mm_dw_in_grad",
     ("depthwise", "ig"): "mm_dw_in_grad",
 }
+
+
+# the ISA of a cluster configured with no ISA string (isasim.config: every PULP extension, the
+# separate f registers): what a step is checked for when no preset is named
+CLUSTER_ISA = "xpulpv2"
 
 
 @dataclass(frozen=True)
@@ -515,7 +520,7 @@ def _fp32_structure(layer, s: Shape, step: str, kernel: str | None, precision: s
     return elementwise(layer, s, step)
 
 
-def unavailable(spec: StepSpec, isa: str = DEFAULT_ISA) -> str | None:
+def unavailable(spec: StepSpec, isa: str = CLUSTER_ISA) -> str | None:
     """Why the step cannot run on a core of ``isa`` with the catalogue as it is (a missing
     kernel, one with no variant for the ISA's register-file model, or a kernel constraint its
     shapes break, checked on the untiled calls), or None."""
@@ -538,7 +543,7 @@ def unavailable(spec: StepSpec, isa: str = DEFAULT_ISA) -> str | None:
     return None
 
 
-def kernel_candidates(layer, step: str, precision: str = "fp32", isa: str = DEFAULT_ISA
+def kernel_candidates(layer, step: str, precision: str = "fp32", isa: str = CLUSTER_ISA
                       ) -> list[str]:
     """Every catalogue kernel that can be the main kernel of ``step`` in ``precision`` on a
     core of ``isa`` (for the autotuner: an fp16 layer tunes among the fp16 kernels, a zfinx

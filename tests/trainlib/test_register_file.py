@@ -46,13 +46,15 @@ def test_preset_is_zfinx_and_every_call_runs_a_zfinx_kernel():
 
 
 @pytest.mark.parametrize("layer, shape, steps", [
-    (Linear("fc", 12, 5), (12,), ("fw", "wg", "ig")),
+    (Linear("fc", 13, 5), (13,), ("fw", "wg", "ig")),      # odd K: the 16-bit rows are padded
     (Conv2D("conv", 2, 4, kernel=(3, 3), padding=(1, 1)), (2, 6, 6), ("fw", "wg", "ig")),
     (ReLU("relu"), (3, 4, 4), ("fw", "ig")),
 ])
-def test_layer_steps_match_the_golden_model_under_gvsoc_2022(layer, shape, steps):
+@pytest.mark.parametrize("precision", ["fp32", "fp16"])
+def test_layer_steps_match_the_golden_model_under_gvsoc_2022(layer, shape, steps, precision):
     for step in steps:
-        run = run_layer_step(layer, shape, step, config="gvsoc-2022", cores=8, seed=3)
+        run = run_layer_step(layer, shape, step, config="gvsoc-2022", cores=8, seed=3,
+                             precision=precision)
         run.check()
         if run.kernel is not None:
             assert catalogue()[run.kernel].regfile == "x", run.kernel
