@@ -8,6 +8,8 @@ pooling) is refused before any run, naming the step, the family and the model.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -98,3 +100,18 @@ def test_model_is_refused_at_its_loss_before_any_run():
     plan_model(model, load_config("pulp-open"))
     with pytest.raises(NotAvailable, match=r"layer mse loss: .*family loss.*zfinx"):
         plan_model(model, load_config("gvsoc-2022"))
+
+
+def test_cli_train_and_deploy_refuse_gvsoc_2022_in_one_line(capsys):
+    from trainlib.cli import main
+    from trainlib.deploy import deploy
+    model = Model((8,), [Linear("fc1", 8, 6), ReLU("r"), Linear("fc2", 6, 3)], name="m")
+    with pytest.raises(NotAvailable, match="x registers.*needs f registers"):
+        deploy(model, 1, config="gvsoc-2022")
+    deploy(model, 1, config="pulp-open")
+    net = str(Path(__file__).resolve().parents[2] / "examples" / "pulp_trainlib_net0.toml")
+    assert main(["train", net, "--config", "gvsoc-2022"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "layer dw1 fw: kernel mm_dw (depthwise)" in err and "family depthwise" in err
+    assert "single register file (zfinx)" in err
