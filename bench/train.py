@@ -1,7 +1,7 @@
 """Cycles per training step and MAC/cycle of the example models on the simulated cluster, FP16
 beside FP32.
 
-Three tables:
+Four tables:
 
 1. every model in ``examples/*.toml`` (fp32, and the ``*_fp16`` ones in IEEE binary16) trains
    ``--steps`` steps (one sample, PULP-TrainLib's online setting) with the default kernels
@@ -13,7 +13,11 @@ Three tables:
 2. one training step (forward, weight gradient, input gradient) of a Conv2D layer in FP32 and
    in FP16, default and tuned kernels: the FP16 speed-up (PULP-TrainLib's reduced-precision
    paper, arXiv 2305.19167: 1.72x);
-3. ``--loss-steps N``: the loss of the FP16 ResNet8-like model on the simulator, step by step,
+3. the same Conv2D step under each register-file model with the preset's timing: separate
+   f registers, and the single register file (zfinx, FP values in the x registers: the
+   ``mmx_*`` / ``<k>_x`` kernels), and whether the default example net trains under each
+   (depthwise, loss and pooling have no single-register-file kernels);
+4. ``--loss-steps N``: the loss of the FP16 ResNet8-like model on the simulator, step by step,
    beside its FP16 golden model and the FP32 model's simulated loss.
 
 Usage: python bench/train.py [--steps 1] [--cores 8] [--config pulp-open] [--layers] [--tune]
@@ -32,6 +36,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from asm_kernels.catalogue import program_isa
+from isasim.config import load_config
 from trainlib.choices import ChoiceTable
 from trainlib.cli import matches
 from trainlib.errors import TrainlibError
@@ -41,11 +47,13 @@ from trainlib.report import step_table
 from trainlib.step import run_layer_step
 from trainlib.train import TrainResult, train
 from trainlib.tune.tuner import TuneOptions, tune_layer, tune_model
+from trainlib.workflow import plan_model
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # a 3x3 convolution 16 -> 16 on 8x8 (padding 1): its im2row fits the TCDM in both formats
 CONV = Conv2D("conv", 16, 16, (3, 3), (1, 1), (1, 1), bias=False)
 CONV_IN = (16, 8, 8)
+DEFAULT_NET = "pulp_trainlib_net0"          # PULP-TrainLib's deployer default network
 
 
 def run(model: Model, steps: int, cores: int, config: str,
@@ -101,20 +109,21 @@ def models_table(args, console: Console, out: dict) -> bool:
     return failed
 
 
-def conv_step(precision: str, cores: int, config: str, tuned: bool) -> tuple[int, int]:
+def conv_step(precision: str, cores: int, config: str, tuned: bool, isa: str | None = None
+              ) -> tuple[int, int]:
     """(cycles, MACs) of one Conv2D training step (fw + wg + ig), streamed from L2 (the
-    planner's tiles, or the tuner's)."""
+    planner's tiles, or the tuner's), on cores of ``isa`` (None: the preset's)."""
     kernels: dict[str, tuple[str | None, int | None]] = {
         s: (None, None) for s in ("fw", "wg", "ig")}
+    opts = TuneOptions(cores=cores, config=config, memory="l2", isa=isa)
     if tuned:
-        t = tune_layer(CONV, CONV_IN, TuneOptions(cores=cores, config=config, memory="l2"),
-                       precision=precision)
+        t = tune_layer(CONV, CONV_IN, opts, precision=precision)
         kernels.update({s.step: (s.winner.kernel, s.winner.option.run_tile) for s in t.steps
                         if s.winner is not None})
     cycles = macs = 0
     for step, (k, tile) in kernels.items():
         r = run_layer_step(CONV, CONV_IN, step, kernel=k, tile=tile, memory="l2", cores=cores,
-                           config=config, precision=precision)
+                           config=opts.cluster(), precision=precision)
         r.check()
         cycles += r.cycles
         macs += r.macs
@@ -141,6 +150,37 @@ def conv_table(args, console: Console, out: dict) -> None:
         tab.add_row(label, f"{c32:,}", f"{macs / c32:.2f}", f"{c16:,}", f"{macs / c16:.2f}",
                     f"{c32 / c16:.2f}x")
         out[f"conv2d_{label}"] = {"fp32_cycles": c32, "fp16_cycles": c16, "macs": macs}
+    console.print(tab)
+
+
+def regfile_table(args, console: Console, out: dict) -> None:
+    """Table 3: the Conv2D step and the default net under each register-file model."""
+    xpulp = load_config(args.config).xpulp
+    # the preset's ISA with each model's registers (a kernel of that model names it)
+    isas = {"f registers": program_isa("mm_naive_n", xpulp),
+            "single register file (zfinx)": program_isa("mmx_naive_n", xpulp)}
+    net = Model.load(EXAMPLES / f"{DEFAULT_NET}.toml")
+    tab = Table(title=f"Register-file models ({args.config} timing, {args.cores} cores): the "
+                      f"Conv2D step of table 2, and {net.name}")
+    for col in ("model", "ISA", "kernels", "fp32 cycles", "fp32 MAC/cycle", "fp16 cycles",
+                "fp16 MAC/cycle", f"{net.name}"):
+        tab.add_column(col, justify="left" if col in ("model", "ISA", "kernels") else "right")
+    for model, isa in isas.items():
+        cfg = load_config(args.config).replace(xpulp=isa, cores=args.cores)
+        try:
+            plan_model(net, cfg)
+            trains = "plans (trains: table 1)"
+        except TrainlibError as e:
+            trains = f"refused: {e}"
+        for tuned in (False, True) if args.tune else (False,):
+            label = "tuned" if tuned else "default"
+            row = [model, isa, label]
+            for prec in ("fp32", "fp16"):
+                cycles, macs = conv_step(prec, args.cores, args.config, tuned, isa)
+                row += [f"{cycles:,}", f"{macs / cycles:.2f}"]
+                out.setdefault("regfile", {})[f"{model}/{label}/{prec}"] = cycles
+            tab.add_row(*row, trains)
+        out.setdefault("regfile", {})[f"{model}/{net.name}"] = trains
     console.print(tab)
 
 
@@ -184,6 +224,7 @@ def main() -> int:
     out: dict = {}
     failed = models_table(args, console, out)
     conv_table(args, console, out)
+    regfile_table(args, console, out)
     if args.loss_steps:
         failed |= loss_table(args, console, out)
     if args.json:

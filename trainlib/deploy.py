@@ -36,6 +36,7 @@ from isasim.config import ClusterConfig, load_config
 from isasim.machine import Machine
 from toolchain.elf import write_elf
 from toolchain.program import Program
+from toolchain.table import parse_selection
 from trainlib.choices import ChoiceTable
 from trainlib.driver import (
     BARRIER,
@@ -60,7 +61,7 @@ from trainlib.driver import (
 )
 from trainlib.driver import Call as DriverCall
 from trainlib.driver import DriverProgram as _Program
-from trainlib.errors import ModelError, PlanError, SimulationError
+from trainlib.errors import ModelError, NotAvailable, PlanError, SimulationError
 from trainlib.memplan import ARGS, MemPlan, Tensor, copy_items, plan_memory, symbol_part
 from trainlib.model import Model, Params
 from trainlib.schedule import items_and_buffers
@@ -403,6 +404,13 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     if steps < 1:
         raise PlanError("--steps must be at least 1")
     cfg = deploy_config(config, cores)
+    if parse_selection(cfg.xpulp).zfinx:
+        # the step program's loss kernels and its printing routine (``catf``) compute with the
+        # f registers; they have no single-register-file form
+        raise NotAvailable(f"deploy: {cfg.name}'s cores keep FP values in the x registers "
+                           f"({cfg.xpulp}); the whole-step program needs f registers (its "
+                           f"loss kernels and its loss printing); use a preset with them, "
+                           f"e.g. pulp-open")
     _check_symbols(model)
     plan = plan_memory(model, cfg, memory, order, choices, l2_budget)
     resident = any(t.persistent and t.place == "tcdm" for t in plan.tensors.values())

@@ -22,6 +22,7 @@ Tensors are ``Buffer``s placed in TCDM or L2 by a bump allocator in program orde
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Mapping, Sequence
@@ -30,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from asm_kernels.catalogue import Kernel, kernel, kernel_dir
+from asm_kernels.catalogue import Kernel, catalogue, for_isa, kernel, kernel_dir
 from isasim.config import ClusterConfig, load_config
 from isasim.machine import Machine
 from isasim.result import RunResult
 from toolchain.asm import assemble
 from toolchain.program import Program
-from toolchain.table import with_fp_registers
+from toolchain.table import parse_selection
 from trainlib.errors import NotAvailable, PlanError, SimulationError
 from trainlib.formats import decode, element_bytes, encode, raw_dtype
 
@@ -334,12 +335,42 @@ def kernel_source(file: str) -> str:
     return kernel_dir().joinpath(file).read_text()
 
 
+def register_file_model(isa: str) -> str:
+    """The register-file model of an ISA string, as messages name it."""
+    return "single register file (zfinx)" if parse_selection(isa).zfinx else "f registers"
+
+
+def core_kernel(name: str, isa: str, label: str = "") -> str:
+    """The kernel a core of ``isa`` calls for a call of kernel ``name``: ``name`` when it is
+    written for the core's register-file model, else its variant for that model (catalogue
+    ``for_isa``: ``mm_4x2_n`` -> ``mmx_4x2_n``, ``bias_add`` -> ``bias_add_x``).  The two
+    variants take the same argument structure, so only the code called changes.
+    NotAvailable names the kernel family and the register-file model when there is none
+    (depthwise, loss and pooling have no single-register-file variants)."""
+    k = catalogue().get(name)
+    if k is None or k.selection.zfinx == parse_selection(isa).zfinx:
+        return name
+    try:
+        return for_isa(name, isa)
+    except KeyError:
+        what = f"{name} ({label})" if label else name
+        raise NotAvailable(f"kernel {what}: the catalogue has no kernel of family {k.family} "
+                           f"for the {register_file_model(isa)} of {isa}") from None
+
+
+def for_core(items: Sequence[Item], isa: str) -> list[Item]:
+    """``items`` with every call naming the kernel a core of ``isa`` runs (``core_kernel``)."""
+    return [dataclasses.replace(it, kernel=core_kernel(it.kernel, isa, it.label))
+            if isinstance(it, Call) else it for it in items]
+
+
 def build_program(prog: DriverProgram, cfg: ClusterConfig) -> Program:
+    """The assembled program of ``prog`` for the preset's ISA (its calls already naming that
+    ISA's kernels: ``for_core``)."""
     ks = kernels_of(prog.items)
     text = generate(prog.items, cfg.cores, cfg.eu_demux, cfg.dma_demux)
     files = tuple(sorted({k.file for k in ks}))
-    # the kernels are written for the separate f registers, whatever the preset's register file
-    return _assemble(text, files, with_fp_registers(cfg.xpulp))
+    return _assemble(text, files, cfg.xpulp)
 
 
 # ---- placement and running ------------------------------------------------------------------
@@ -467,6 +498,7 @@ def run_driver(prog: DriverProgram, *, cores: int = 8, config: str | ClusterConf
     """
     cfg = run_config(config, cores)
     check_transfers(prog)
+    prog = dataclasses.replace(prog, items=for_core(prog.items, cfg.xpulp))
     program = build_program(prog, cfg)
     machine = Machine(cfg).load(program)
     addresses = place(prog.buffers, free_memory(program, cfg))

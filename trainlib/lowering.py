@@ -18,6 +18,12 @@ the bias of a tile of n output channels is ``bias_add`` over its n x HW outputs 
 layer's is dY itself: ``copy``).
 A kernel missing from the catalogue makes the step raise ``NotAvailable`` when it is built:
 nothing here computes on the host.
+
+Calls name the kernels written for the separate f registers; a core whose ISA keeps FP values
+in the x registers (zfinx, the ``gvsoc-2022`` preset) calls each one's single-register-file
+variant instead (``trainlib.driver.core_kernel``, applied to every call of a run).
+``unavailable(spec, isa)`` refuses, before any run, a step with a kernel that has no variant
+for the ISA's register-file model (depthwise, loss and pooling under zfinx).
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from asm_kernels.catalogue import catalogue
-from trainlib.driver import Call, Ref
+from asm_kernels.catalogue import catalogue, usable
+from trainlib.driver import Call, Ref, core_kernel
 from trainlib.errors import ModelError, NotAvailable
 from trainlib.formats import element_bytes
 from trainlib.layers import (
@@ -59,6 +65,11 @@ DEFAULT_KERNELS: dict[tuple[str, str], str] = {
     ("depthwise", "fw"): "mm_dw", ("depthwise", "wg"): "mm_dw_in_grad",
     ("depthwise", "ig"): "mm_dw_in_grad",
 }
+
+
+# the ISA of a cluster configured with no ISA string (isasim.config: every PULP extension, the
+# separate f registers): what a step is checked for when no preset is named
+CLUSTER_ISA = "xpulpv2"
 
 
 @dataclass(frozen=True)
@@ -509,9 +520,10 @@ def _fp32_structure(layer, s: Shape, step: str, kernel: str | None, precision: s
     return elementwise(layer, s, step)
 
 
-def unavailable(spec: StepSpec) -> str | None:
-    """Why the step cannot run with the catalogue as it is (a missing kernel, or a kernel
-    constraint its shapes break, checked on the untiled calls), or None."""
+def unavailable(spec: StepSpec, isa: str = CLUSTER_ISA) -> str | None:
+    """Why the step cannot run on a core of ``isa`` with the catalogue as it is (a missing
+    kernel, one with no variant for the ISA's register-file model, or a kernel constraint its
+    shapes break, checked on the untiled calls), or None."""
     cat = catalogue()
     try:
         calls = spec.prologue() + spec.tile(spec.extent)
@@ -520,6 +532,10 @@ def unavailable(spec: StepSpec) -> str | None:
     for c in calls:
         if c.kernel not in cat:
             return f"kernel {c.kernel} ({c.label}) is not in the asm_kernels catalogue"
+        try:
+            core_kernel(c.kernel, isa, c.label)
+        except NotAvailable as e:
+            return str(e)
         values = {k: v for k, v in c.args.items() if not isinstance(v, Ref)}
         why = cat[c.kernel].violated(values)
         if why:
@@ -527,13 +543,15 @@ def unavailable(spec: StepSpec) -> str | None:
     return None
 
 
-def kernel_candidates(layer, step: str, precision: str = "fp32") -> list[str]:
-    """Every catalogue kernel that can be the main kernel of ``step`` in ``precision`` (for
-    the autotuner: an fp16 layer tunes among the fp16 kernels)."""
+def kernel_candidates(layer, step: str, precision: str = "fp32", isa: str = CLUSTER_ISA
+                      ) -> list[str]:
+    """Every catalogue kernel that can be the main kernel of ``step`` in ``precision`` on a
+    core of ``isa`` (for the autotuner: an fp16 layer tunes among the fp16 kernels, a zfinx
+    core among the kernels written for its single register file)."""
     if not isinstance(layer, Linear | Conv2D | PointWise | DepthWise):
         return []
     out = []
-    for name in sorted(n for n, k in catalogue().items() if k.regfile == "f"):  # driver.py
+    for name in sorted(n for n, k in catalogue().items() if usable(k, isa)):
         try:
             check_kernel(layer, step, name, precision)
         except (ModelError, NotAvailable):

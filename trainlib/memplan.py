@@ -256,7 +256,7 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
     items = []
     for w in work_list(model):
         spec = build_spec(model, w, cfg.cores, choices)
-        why = unavailable(spec)
+        why = unavailable(spec, cfg.xpulp)
         if why:
             raise NotAvailable(f"layer {' '.join(w.key(model))}: {why}")
         sparse = _sparse(model, w, spec) if w.kind in ("wg", "update") else spec

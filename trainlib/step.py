@@ -23,7 +23,7 @@ import numpy as np
 from isasim.config import ClusterConfig
 from isasim.result import RunResult
 from trainlib import golden
-from trainlib.driver import run_config, run_driver
+from trainlib.driver import core_kernel, run_config, run_driver
 from trainlib.layers import Add, Layer, Shape, Sigmoid
 from trainlib.lowering import StepSpec, layer_step
 from trainlib.planner import StepPlan, plan_step
@@ -84,8 +84,9 @@ def run_spec(spec: StepSpec, data: Mapping[str, np.ndarray], *, memory: str = "t
                      machine_hook=machine_hook)
     outs = {t.name: run.outputs[t.name].reshape(t.shape) for t in spec.tensors
             if t.role in ("out", "inout")}
+    ran = spec.kernel and core_kernel(spec.kernel, cfg.xpulp)     # the kernel the cores called
     return StepRun(spec.layer, spec.step, outs, run.result, spec.macs, plan, run.phases,
-                   spec.kernel)
+                   ran or None)
 
 
 # ---- golden reference of a layer step ---------------------------------------------------------

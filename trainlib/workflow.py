@@ -215,7 +215,7 @@ def plan_model(model: Model, cfg: ClusterConfig, memory: str | None = None,
             spec = build_spec(model, w, cfg.cores, choices)
         except NotAvailable as e:
             raise NotAvailable(f"layer {name} {step}: {e}") from None
-        why = unavailable(spec)
+        why = unavailable(spec, cfg.xpulp)
         if why:
             raise NotAvailable(f"layer {name} {step}: {why}")
         specs.append((w, spec))

@@ -9,6 +9,7 @@ from functools import partial
 import pytest
 import tune_fakes
 
+from asm_kernels.catalogue import usable
 from trainlib.layers import layer_from_dict
 from trainlib.lowering import layer_step
 from trainlib.tune.cache import ResultCache
@@ -130,3 +131,22 @@ def test_search_logic_prunes_explores_and_replays_from_the_cache(tmp_path):
         phase2 = [x for x in c.search.candidates if x.option != ref]
         assert phase2 and len({x.kernel for x in phase2}) <= 2
         assert all(x.status in ("ok", "pruned") for x in phase2)
+
+
+def test_tunes_under_the_single_register_file_of_gvsoc_2022(pool, tmp_path):
+    """gvsoc-2022's cores keep FP values in the x registers: every candidate, the default and
+    the winner are kernels written for that register file, and every kernel the measured
+    programs contain is one (the cache key hashes those files)."""
+    layer, shape = parse_layer(LAYER)
+    opts = TuneOptions(config="gvsoc-2022", search=SearchOptions())
+    (st,) = tune_layer(layer, shape, opts, ("fw",), executor=pool,
+                       cache=ResultCache(tmp_path)).steps
+    isa = opts.cluster().xpulp
+    assert "zfinx" in isa
+    cands = {c.kernel for c in st.search.candidates}
+    assert len(st.search.specs) >= 20 and cands <= set(st.search.specs)
+    assert all(usable(k, isa) for k in st.search.specs)
+    assert all(usable(k, isa) for k in st.search.kernels_of(st.winner.kernel))
+    assert st.search.default_kernel == "mmx_naive_n"
+    assert st.winner.result.ok and st.default is not None
+    assert st.winner.cycles <= st.default.cycles

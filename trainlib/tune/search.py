@@ -29,6 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
 from isasim.config import ClusterConfig
+from trainlib.driver import core_kernel
 from trainlib.errors import NotAvailable, PlanError
 from trainlib.layers import Layer
 from trainlib.lowering import (
@@ -113,14 +114,14 @@ class StepSearch:
         self.default_kernel = DEFAULT_KERNELS[(layer.kind, step)]
         self.specs: dict[str, StepSpec] = {}
         self.rejected: dict[str, str] = {}
-        if precision != "fp32":
-            try:
-                self.default_kernel = default_kernel(self.default_kernel, precision)
-            except NotAvailable as e:
-                self.rejected[self.default_kernel] = str(e)
-        for k in kernel_candidates(layer, step, precision):
+        try:            # the default's counterpart in the precision, on the core's registers
+            self.default_kernel = core_kernel(default_kernel(self.default_kernel, precision),
+                                              cfg.xpulp)
+        except NotAvailable as e:
+            self.rejected[self.default_kernel] = str(e)
+        for k in kernel_candidates(layer, step, precision, cfg.xpulp):
             spec = layer_step(layer, self.in_shape, step, k, precision)
-            why = unavailable(spec)
+            why = unavailable(spec, cfg.xpulp)
             if why:
                 self.rejected[k] = why
             else:
@@ -269,9 +270,11 @@ class StepSearch:
                         c.option.run_tile, self.cfg, self.opts.seed, self.precision)
 
     def kernels_of(self, kernel: str) -> list[str]:
-        """Every kernel the step's program contains with ``kernel`` as its main one."""
+        """Every kernel the step's program contains with ``kernel`` as its main one (those the
+        preset's cores call: ``core_kernel``)."""
         spec = self.specs[kernel]
-        return sorted({c.kernel for c in spec.prologue() + spec.tile(spec.extent)})
+        return sorted({core_kernel(c.kernel, self.cfg.xpulp)
+                       for c in spec.prologue() + spec.tile(spec.extent)})
 
     def ranked(self) -> list[Candidate]:
         """Correct runs, fastest first (ties: fewer tiles, then by kernel name)."""
