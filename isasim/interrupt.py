@@ -35,11 +35,26 @@ class SigintRequest:
 
     def __init__(self) -> None:
         self.requested = False
+        self.installed = False       # whether SIGINT is deferred (see deferred_sigint)
 
     def _handler(self, signum, frame) -> None:
         if self.requested:           # a second Ctrl-C: the user does not want to wait
             raise KeyboardInterrupt
         self.requested = True
+
+    @contextmanager
+    def raising(self) -> Iterator[None]:
+        """Within the block a Ctrl-C raises ``KeyboardInterrupt`` at once (for Python work that
+        may take long between two slices, such as a first compile) instead of waiting for the
+        block to end."""
+        if not self.installed:
+            yield
+            return
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, self._handler)
 
 
 @contextmanager
@@ -53,6 +68,7 @@ def deferred_sigint() -> Iterator[SigintRequest]:
         yield request
         return
     signal.signal(signal.SIGINT, request._handler)
+    request.installed = True
     try:
         yield request
     finally:

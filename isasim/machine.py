@@ -351,6 +351,20 @@ class Machine:
         more before it is translated)."""
         return layout, self.config.fp_in_loop, len(self.slot_pc)
 
+    def _translate_mid_run(self, sigint) -> None:
+        """Translate the running program between two slices.  The first translation after an
+        install also compiles the loop functions translated code calls (``translate.HELPERS``:
+        tens of seconds, once, then from numba's cache): a Ctrl-C meanwhile abandons the
+        translation, and the run stops as between two slices, still interpreted."""
+        untranslated, self._untranslated = self._untranslated, None
+        try:
+            with sigint.raising():
+                self._apply_translation(*untranslated)
+        except KeyboardInterrupt:
+            self.code.reshape(-1, L.NF)[:, L.F_TX] = -1     # nothing half applied
+            self._translated = self._exits = None
+            sigint.requested = True
+
     def _apply_translation(self, program: Program, layout: tuple) -> None:
         """Mark the slots translated code is entered at (``F_TX``) and keep its entry table."""
         fpu_shared = self.config.fp_in_loop    # FP operations left to the loop
@@ -478,11 +492,10 @@ class Machine:
                         continue
                     self.release_held()
                 reached, slice_end = slice_end, -1
-                if self._untranslated is not None:
+                if self._untranslated is not None and not sigint.requested:
                     # a run longer than a slice pays for its translation (which takes from
                     # milliseconds to a second); a short one, a tuner's candidate, is spared it
-                    self._apply_translation(*self._untranslated)
-                    self._untranslated = None
+                    self._translate_mid_run(sigint)
                 if self.slice_cycles is None:
                     took = max(time.perf_counter() - started, 1e-6)
                     budget = int(budget * min(4.0, max(0.25, SLICE_SECONDS / took)))
