@@ -353,13 +353,16 @@ class Machine:
 
     def _translate_mid_run(self, sigint) -> None:
         """Translate the running program between two slices.  The first translation after an
-        install also compiles the loop functions translated code calls (``translate.HELPERS``:
-        tens of seconds, once, then from numba's cache): a Ctrl-C meanwhile abandons the
-        translation, and the run stops as between two slices, still interpreted."""
+        install also compiles the loop functions translated code calls (``translate.HELPERS``)
+        and the version of the loop that calls translated code (a minute, once, then from
+        numba's cache): a Ctrl-C meanwhile abandons the translation, and the run stops as
+        between two slices, still interpreted."""
         untranslated, self._untranslated = self._untranslated, None
         try:
             with sigint.raising():
                 self._apply_translation(*untranslated)
+                if self._translated is not None:
+                    self._compile_engine()
         except KeyboardInterrupt:
             self.code.reshape(-1, L.NF)[:, L.F_TX] = -1     # nothing half applied
             self._translated = self._exits = None
@@ -513,11 +516,20 @@ class Machine:
             raise RunInterrupted(result)
         return result
 
-    def _engine_run(self, max_cycles: int) -> int:
+    def _engine_args(self, max_cycles: int) -> tuple:
         m = self.mmap
-        return engine.run(self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R,
-                          self.RDY, self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT,
-                          self.TR, max_cycles, self._translated, self._exits)
+        return (self.code, self.pcmap, m.mem8, m.mem16, m.mem32, m.table(), self.R, self.RDY,
+                self.CS, self.CAT, self.PCS, self.CFG, self.CL, self.OUT, self.TR, max_cycles,
+                self._translated, self._exits)
+
+    def _engine_run(self, max_cycles: int) -> int:
+        return engine.run(*self._engine_args(max_cycles))
+
+    def _compile_engine(self) -> None:
+        """Compile (or load from numba's cache) the loop for the current arguments without
+        running it: the version that calls translated code is compiled apart from the other."""
+        run = engine.run
+        run.compile(tuple(run.typeof_pyval(a) for a in self._engine_args(0)))
 
     def _now(self) -> int:
         """The cycle the run has reached: the latest core's."""
