@@ -1,8 +1,8 @@
 """Run an ELF on GVSoC's pulp-open, for side-by-side comparisons (bench/vs_gvsoc.py).
 
 GVSoC (github.com/gvsoc/gvsoc) is not on PyPI or in Debian: it is built from its repository
-(``make build TARGETS=pulp-open``; docs/soc.md gives the recipe).  ``find_gvsoc`` looks for a
-build in ``$ISASIM_GVSOC_DIR``, then ``/work/gvsoc``: a directory with ``sourceme.sh`` and
+(``make build TARGETS=pulp-open``; docs/soc.md gives the recipe).  ``find_gvsoc`` looks for the
+build ``$ISASIM_GVSOC_DIR`` names: a directory with ``sourceme.sh`` and
 ``install/bin/gvsoc`` (and, when present, the Python venv it was built with in ``venv/``).
 """
 
@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DIRS = ("/work/gvsoc",)
 HOW_TO_BUILD = (
     "GVSoC not found: set ISASIM_GVSOC_DIR to a GVSoC build (a checkout of "
     "github.com/gvsoc/gvsoc with its submodules, built with `make build TARGETS=pulp-open`; "
@@ -33,11 +32,10 @@ class GvsocRun:
 
 def find_gvsoc() -> Path | None:
     """The GVSoC build directory, or None."""
-    candidates = [os.environ.get("ISASIM_GVSOC_DIR", ""), *DEFAULT_DIRS]
-    for c in candidates:
-        if c and (Path(c) / "install" / "bin" / "gvsoc").is_file() \
-                and (Path(c) / "sourceme.sh").is_file():
-            return Path(c)
+    c = os.environ.get("ISASIM_GVSOC_DIR", "")
+    if c and (Path(c) / "install" / "bin" / "gvsoc").is_file() \
+            and (Path(c) / "sourceme.sh").is_file():
+        return Path(c)
     return None
 
 

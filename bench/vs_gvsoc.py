@@ -2,7 +2,7 @@
 
 Builds the bare-metal programs of ``examples/pulp-open`` (Debian's riscv64-unknown-elf-gcc),
 runs each on isasim's ``pulp-open-soc`` preset and on GVSoC's pulp-open (found by
-``bench/gvsoc_runner.py``: ``$ISASIM_GVSOC_DIR`` or ``/work/gvsoc``), and prints per program the
+``bench/gvsoc_runner.py``: ``$ISASIM_GVSOC_DIR``), and prints per program the
 cycles and instructions the program's own performance counters report (core 0's counted
 region, PCER cycles / instructions), the wall time of each simulator, their MIPS (the counted
 instructions of every core over the wall time) and the differences.  The outputs and exit
