@@ -30,7 +30,7 @@ from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
 from isasim.faults import CAUSE_NAMES, FaultReport
 from isasim.hostcalls import HostCalls
-from isasim.interrupt import RunInterrupted, deferred_sigint
+from isasim.interrupt import RunInterrupted, SigintRequest, deferred_sigint
 from isasim.memory import MemoryMap, NotInRam
 from isasim.opcodes import OP_ID
 from isasim.predecode import link, word_record
@@ -351,7 +351,7 @@ class Machine:
         more before it is translated)."""
         return layout, self.config.fp_in_loop, len(self.slot_pc)
 
-    def _translate_mid_run(self, sigint) -> None:
+    def _translate_mid_run(self, sigint: SigintRequest) -> None:
         """Translate the running program between two slices.  The first translation after an
         install also compiles the loop functions translated code calls (``translate.HELPERS``)
         and the version of the loop that calls translated code (a minute, once, then from
