@@ -10,7 +10,9 @@ or by symbol name.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import os
 import time
 import warnings as pywarnings
@@ -229,7 +231,8 @@ class Machine:
         # load, every run, not only those in loops)
         self._untranslated = None
         if self.translate and not cfg.soc:
-            done = self._translation_key(layout) in _TRANSLATED.get(id(program), {})
+            done = (self._translation_key(layout) in _TRANSLATED.get(id(program), {})
+                    or self._translated_before())
             if done or os.environ.get("ISASIM_TRANSLATE") in ("eager", "all"):
                 self._apply_translation(program, layout)
             else:
@@ -351,6 +354,25 @@ class Machine:
         more before it is translated)."""
         return layout, self.config.fp_in_loop, len(self.slot_pc)
 
+    def _marker(self) -> Path:
+        """The file saying that this program, as predecoded here, has been translated before on
+        this machine (in the translation cache: its object code is most likely there too).  Its
+        name hashes the predecoded records and their pcs, and the run selection."""
+        h = hashlib.sha256(self.code.tobytes())
+        h.update(np.asarray(self.slot_pc, dtype=np.int64).tobytes())
+        h.update(repr((self.config.fp_in_loop,
+                       os.environ.get("ISASIM_TRANSLATE") == "all")).encode())
+        return TX.cache_dir() / f"ran{h.hexdigest()[:32]}"
+
+    def _translated_before(self) -> bool:
+        """Was this program translated before on this machine?  Then it is translated at load:
+        the object code comes from the cache, and a program run again (a benchmark, a deployed
+        training program, an example) runs translated from its first cycle, however short."""
+        try:
+            return self._marker().exists()
+        except OSError:
+            return False
+
     def _translate_mid_run(self, sigint: SigintRequest) -> None:
         """Translate the running program between two slices.  The first translation after an
         install also compiles the loop functions translated code calls (``translate.HELPERS``)
@@ -374,6 +396,7 @@ class Machine:
         code = self.code.reshape(-1, L.NF)
         tx = _TRANSLATED.get(id(program), {}).get(self._translation_key(layout))
         if tx is None:
+            marker = self._marker()
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
             try:
                 tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
@@ -382,6 +405,9 @@ class Machine:
                                 stacklevel=2)
                 return
             _TRANSLATED.setdefault(id(program), {})[self._translation_key(layout)] = tx
+            if tx.entries.size:
+                with contextlib.suppress(OSError):     # a read-only cache: not remembered
+                    marker.touch()
         for slot, entry in tx.entry_of_slot.items():
             code[slot, L.F_TX] = entry
         if tx.entries.size:
@@ -495,7 +521,8 @@ class Machine:
                         continue
                     self.release_held()
                 reached, slice_end = slice_end, -1
-                if self._untranslated is not None and not sigint.requested:
+                if (self._untranslated is not None and not sigint.requested
+                        and self._status == "running"):
                     # a run longer than a slice pays for its translation (which takes from
                     # milliseconds to a second); a short one, a tuner's candidate, is spared it
                     self._translate_mid_run(sigint)

@@ -272,11 +272,13 @@ body:
     assert_same(plain, fast)
 
 
-def test_a_run_outlasting_its_first_slice_is_translated_then(monkeypatch) -> None:
+def test_a_run_outlasting_its_first_slice_is_translated_then(monkeypatch, tmp_path) -> None:
     """By default a program is translated when a run goes on past its first slice (a short
     run is spared the compile): the core parked at the slice's end resumes in translated
-    code, with every observable as interpreted."""
+    code, with every observable as interpreted.  (An empty translation cache: a program
+    translated before on this machine is translated at load.)"""
     monkeypatch.setenv("ISASIM_TRANSLATE", "1")
+    monkeypatch.setenv("ISASIM_TRANSLATE_CACHE", str(tmp_path))
     program = assemble(bench.matmul(8), family="xpulpv2")
     runs = []
     for translate in (False, True):
