@@ -737,6 +737,33 @@ def horizon_of(CS, CL, c, t, ncores, after_round, policy):
     return horizon
 
 
+@compiled(inline=True)
+def alone_at(CS, CL, c, h, bank, ncores, policy):
+    """May core c take TCDM ``bank`` in cycle h, its horizon, without a scheduling round?  Yes
+    when nobody else can ask for that bank in h: every other core that acts in h is parked
+    there for another bank (or for a unit that is no TCDM bank), no running core is at or
+    before h, no sleeper wakes and no DMA beat falls in h.  The round of h would grant it
+    alone, which is what the caller then does (the bank's round-robin pointer as a lone
+    grant); accesses to different banks in one cycle are independent.  On 8 cores whose loads
+    are spread over the banks this spares most rounds."""
+    if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] <= h + (1 if policy == L.POLICY_NONE
+                                                              else 0):
+        return False
+    for i in range(ncores):
+        if i == c:
+            continue
+        b = i * L.NCS
+        st = CS[U(b + L.CS_STATUS)]
+        if st == L.ST_RUNNING:
+            if CS[U(b + L.CS_T)] <= h:
+                return False
+        elif CS[U(b + L.CS_NEXT_T)] == h:
+            res = CS[U(b + L.CS_PARK_RES)]
+            if st != L.ST_PARKED or res < 0 or res == bank:
+                return False
+    return True
+
+
 @compiled
 def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon, instret, CS,
                    CL):
@@ -827,18 +854,30 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
         instret = CS[U(cb + L.CS_INSTRET)]
-        e, retired = run_translated_inline(translated, exits, entry, c, t, max_cycles, c * cap,
-                                           1, horizon, instret, CS, CL)
-        parked = e >= 0 and exits[U(e + 3)] == EXIT_PARKED
-        if retired == 0 and not parked:
-            # stopped before the granted load: the loop performs it
-            return c, may_run, after_round, 0
-        CS[U(cb + L.CS_PC)] = exits[U(e)]
-        CS[U(cb + L.CS_INSTRET)] = instret + retired
-        CS[U(cb + L.CS_GRANTED)] = 0
-        if not parked:
-            return c, may_run, after_round, 0    # the loop goes on at the exit's pc
-        park(CS, cb, CS[U(cb + L.CS_T)], CS[U(cb + L.CS_PARK_RES)], exits[U(e + 1)])
+        granted = 1
+        while True:
+            e, retired = run_translated_inline(translated, exits, entry, c, t, max_cycles,
+                                               c * cap, granted, horizon, instret, CS, CL)
+            parked = e >= 0 and exits[U(e + 3)] == EXIT_PARKED
+            if retired == 0 and not parked:
+                # stopped before the granted load: the loop performs it
+                return c, may_run, after_round, 0
+            instret += retired
+            CS[U(cb + L.CS_PC)] = exits[U(e)]
+            CS[U(cb + L.CS_INSTRET)] = instret
+            CS[U(cb + L.CS_GRANTED)] = 0
+            if not parked:
+                return c, may_run, after_round, 0    # the loop goes on at the exit's pc
+            t = CS[U(cb + L.CS_T)]
+            res = CS[U(cb + L.CS_PARK_RES)]
+            if (t != horizon or policy == L.POLICY_NONE or res < 0 or res >= 32
+                    or not alone_at(CS, CL, c, t, res, ncores, policy)):
+                break
+            # nobody else can ask for the bank in this cycle: the round would grant it alone
+            if policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_RR_ARB_TREE:
+                CL[U(L.L_BANK_RR + res)] = pointer_after_grant(c, policy, 0, 1 << c)
+            entry = code[U(exits[U(e + 1)] * L.NF + L.F_TX)]
+        park(CS, cb, t, res, exits[U(e + 1)])
         may_run &= ~(1 << c)
 
 
@@ -1147,8 +1186,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     if ea & 3 == 0 and 0 <= dd and dd + 4 <= tcdm_size:
                         # ---------------- lw, flw, sw, fsw of a TCDM word ----------------
                         word_tcdm = True
-                        if granted == 0 and (s > horizon
-                                             or (s == horizon and policy != L.POLICY_NONE)):
+                        if granted == 0 and (s > horizon or (
+                                s == horizon and policy != L.POLICY_NONE and (
+                                    tracing or not alone_at(CS, CL, c, s, (ea >> 2) & nbanks_mask,
+                                                            ncores, policy)))):
                             park(CS, cb, s, (ea >> 2) & nbanks_mask, slot)
                             break
                         if granted == 0 and policy == L.POLICY_ROUND_ROBIN:
@@ -1213,7 +1254,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                             else L.CAUSE_STORE_MISALIGNED)
                     tval = ea
                 elif granted == 0 and (s > horizon or (s == horizon and (
-                        policy != L.POLICY_NONE or (l2_axi and rk == L.RK_L2)))):
+                        (policy != L.POLICY_NONE and (
+                            rk != L.RK_TCDM or tracing
+                            or not alone_at(CS, CL, c, s, (ea >> 2) & nbanks_mask, ncores,
+                                            policy)))
+                        or (l2_axi and rk == L.RK_L2)))):
                     # an L2 access under l2_contention "axi" asks its request channel, which
                     # takes one a cycle (arbitrated under every policy, as a shared FPU)
                     park(CS, cb, s, ((ea >> 2) & nbanks_mask) if rk == L.RK_TCDM else
