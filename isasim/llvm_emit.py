@@ -389,10 +389,15 @@ class _Writer:
             self.leave(self.run.exit_base + 2 * n, self.t)
 
     def taken(self, s: int, issue: ir.Value, pen_key: int, cat: int) -> None:
-        """A taken branch or jump: its penalty, and the exit to the target."""
+        """A taken branch or jump: its penalty, and the exit to the target.  A 32-bit target
+        that is not word-aligned costs the core one fetch more (``unaligned_target_penalty``
+        in the loop; translated code runs only while the text is as predecoded)."""
         if pen_key == L.K_BRANCH_PEN:
             self.add_to("CS", self.plus(self.cb, L.CS_TAKEN), _const(1))
         pen = self.ld("CFG", pen_key)
+        tgt = int(self.code[s, L.F_TGT])
+        if self.slot_pc[tgt] & 2 and int(self.code[tgt, L.F_LEN]) == 4:
+            pen = self.b.add(pen, self.ld("CFG", L.K_UNALIGNED_TGT))
         self.add_to("CAT", self.plus(self.cn, cat), pen)
         self.count(s, L.PS_STALL + cat, pen)
         self.leave(self.run.exit_base + 2 * len(self.run.slots) + 1,

@@ -190,8 +190,8 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
     """
     kinds = [kind(rec, fpu_shared) for rec in code]
     for s, rec in enumerate(code):
-        if kinds[s] == "end" and (slot_pc[s] + int(rec[L.F_IMM])) & 2:
-            kinds[s] = None    # its target may cost the loop's unaligned-target cycle
+        if kinds[s] == "end" and (slot_pc[s] + int(rec[L.F_IMM])) & 2 and int(rec[L.F_TGT]) < 0:
+            kinds[s] = None    # an undecoded target: its length (the unaligned cycle) unknown
     slot_at = {pc: s for s, pc in enumerate(slot_pc)}
     leaders = {s for s in entries if 0 <= s < len(kinds)}
     for s, rec in enumerate(code):
