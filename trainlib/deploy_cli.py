@@ -92,7 +92,7 @@ def run(args, console: Console) -> int:
         console.print(f"  assembly: {asm}", highlight=False)
     if timeline:
         console.print(f"  memory timeline: {timeline}", highlight=False)
-    syms = ", ".join(s for s, _ in dep.param_symbols.values())
+    syms = ", ".join(s for s, *_ in dep.param_symbols.values())
     console.print(f"  final parameters at: {syms}; losses at __deploy_losses", highlight=False,
                   soft_wrap=True)
     console.print(f"  run it: isasim run {path} --cores {args.cores}", highlight=False)
