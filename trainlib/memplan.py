@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
@@ -238,28 +239,37 @@ def _binds(model: Model, w: Work, names: _Names) -> dict[str, str]:
             "master": _master(la.name, w.param)}
 
 
-def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str
+def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str,
+             fits: Callable[[StepSpec], bool] = lambda spec: True
              ) -> list[tuple[Work, StepSpec]]:
     """The work items in ``order``: reordered puts each updated layer's input gradient first,
-    then its weight gradient fused with the update (after the weights' last read)."""
+    then its weight gradient fused with the update (after the weights' last read).  A fused
+    phase that does not ``fit`` even tiled (a 16-bit layer with fp32 master copies carries
+    the master tile, in and out, and its widened gradient beside the gradient tile) stays two
+    phases, the weight gradient and right after it the update: the gradient then lives
+    between the two only."""
     if order not in ORDERS:
         raise PlanError(f"update order must be one of {', '.join(ORDERS)}, not {order!r}")
     if order == "conventional":
         return items
-    updates: dict[int, dict[str, StepSpec]] = {}
+    updates: dict[int, list[tuple[Work, StepSpec]]] = {}
     for w, s in items:
         if w.kind == "update":
-            updates.setdefault(w.layer, {})[w.param] = s
-    fused = {w.layer: (Work("wg+update", w.layer), fused_update(s, updates[w.layer]))
-             for w, s in items if w.kind == "wg"}
+            updates.setdefault(w.layer, []).append((w, s))
+    fused: dict[int, list[tuple[Work, StepSpec]]] = {}
+    for w, s in items:
+        if w.kind == "wg":
+            f = fused_update(s, {u.param: us for u, us in updates[w.layer]})
+            fused[w.layer] = ([(Work("wg+update", w.layer), f)] if fits(f)
+                              else [(w, s), *updates[w.layer]])
     with_ig = {w.layer for w, _ in items if w.kind == "ig"}
     out: list[tuple[Work, StepSpec]] = []
     for w, spec in items:
         if w.kind == "update" or (w.kind == "wg" and w.layer in with_ig):
             continue
-        out.append(fused[w.layer] if w.kind == "wg" else (w, spec))
+        out += fused[w.layer] if w.kind == "wg" else [(w, spec)]
         if w.kind == "ig" and w.layer in fused:
-            out.append(fused[w.layer])
+            out += fused[w.layer]
     return out
 
 
@@ -296,10 +306,16 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
         sparse = _sparse(model, w, spec) if w.kind in ("wg", "update") else spec
         if sparse is not None:
             items.append((w, sparse))
+    def fits(spec: StepSpec) -> bool:
+        try:
+            plan_step(spec, memory, cfg)
+        except PlanError:
+            return False
+        return True
     ch = choices or model.choices
     names = _Names(model)
     phases = []
-    for w, spec in _ordered(model, items, order):
+    for w, spec in _ordered(model, items, order, fits):
         c = None
         if w.kind in ("fw", "wg", "ig", "wg+update"):
             c = ch.get(model.layers[w.layer].name, "wg" if w.kind == "wg+update" else w.kind)
