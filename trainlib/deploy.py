@@ -4,14 +4,18 @@
 assembly program, PULP-TrainLib's TrainLib Deployer style:
 
 * the input sample, the target and the initial parameters are data of the program (L2,
-  symbols ``input``, ``target``, ``param_<layer>_<weight|bias>``); with the tensors resident
-  in TCDM a load routine copies them in by DMA first and a store routine copies the
-  parameters back at the end, so the final parameters are at those symbols either way;
+  symbols ``input``, ``target``, ``param_<layer>_<weight|bias>``, and the fp32 master copies
+  ``master_<layer>_<weight|bias>`` of a 16-bit model with master weights), each in the
+  format of the layer that computes with it; with the tensors resident in TCDM a load routine
+  copies them in by DMA first and a store routine copies the parameters back at the end, so
+  the final parameters are at those symbols either way;
 * one routine per phase (``phase_<layer>_<step>``): core 0 copies the phase's argument block
   (call structures, DMA descriptors; addresses resolved by the assembler) from L2 into the
   TCDM argument window, every core meets in a barrier, then the phase's items run exactly as
   in a separate step run (``trainlib.driver.item_lines``: kernel calls each closed by a
-  barrier, DMA of every tile between L2 and TCDM);
+  barrier, DMA of every tile between L2 and TCDM); a step constant (the zero row 16-bit
+  matmuls pad odd-K rows from) is copied from its L2 symbol ``const_<name>`` into the phase's
+  buffer in the same DMA batch as the argument block;
 * a loop of N steps calls the phases in order; after the loss phase core 0 stores the loss at
   ``__deploy_losses[step]`` and prints ``step <i> loss <d.dddddde+xx> (0x<bits>)`` through
   semihosting (the decimal from fp32 arithmetic, the hexadecimal bits exact);

@@ -28,6 +28,12 @@ argument window: call structures, DMA descriptors, time stamps) live in TCDM dur
 only, so a phase takes exactly the TCDM its step plan counted.  With persistent tensors in
 TCDM, a small window for their load and store copies comes on top.
 
+Precision: the phases are the work items ``trainlib train`` runs, in the same precisions
+(conversions between formats are phases, ``convert.<x|skip|dy|dskip>``, whose output is a
+tensor of its own); every tensor has the element format of the spec tensors bound to it (16-bit
+at 2 bytes), and an fp32 master copy (``master.<layer>.<p>``) is a persistent tensor like the
+parameter it belongs to.
+
 Sparse update forms (``Model.update_bias_only``, ``Model.update_channels``): bias-only computes
 only the bias gradient and updates only the bias; ``update_channels = f`` computes the weight
 gradient of the first ``ceil(f * Co)`` output channels (a prefix of the weight and of dY) and
