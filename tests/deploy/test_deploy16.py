@@ -38,7 +38,8 @@ def test_a_mixed_model_deploys_and_matches_the_step_runs(tmp_path, capsys, memor
     path = mixed_model_file(tmp_path, memory)
     elf = str(tmp_path / "net.elf")
     assert cli.main(["deploy", path, "-o", elf, "--steps", str(STEPS), "--order", order]) == 0
-    capsys.readouterr()
+    assert ("precision bf16+fp16+fp32, fp32 master weights; 8 conversion phase(s) per step"
+            in capsys.readouterr().out)
     assert isasim_cli.main(["run", elf, "--cores", "8", "--quiet"]) == 0
     losses = printed_losses(capsys.readouterr().out)
     assert len(losses) == STEPS and losses[-1] < losses[0]
@@ -49,7 +50,8 @@ def test_a_mixed_model_deploys_and_matches_the_step_runs(tmp_path, capsys, memor
     res = train(model, STEPS, memory=memory)
     assert_same_as_step_runs_16(losses, run.params, res, model)
     steps = {ph.title for ph in dep.plan.phases}
-    assert {"dw1 convert.x", "lrelu convert.x", "res convert.skip", "flat convert.dy",
+    assert {"dw1 convert.x", "lrelu convert.x", "fc convert.x", "res convert.skip",
+            "flat convert.dy",
             "res convert.dy", "relu1 convert.dy", "res convert.dskip"} <= steps
     # fp32 master copies: the trained parameters of the 16-bit layers, at their own symbols
     assert dep.param_symbols[("pw1", "weight")][::2] == ("master_pw1_weight", "fp32")
