@@ -108,11 +108,7 @@ def cmd_plan(args, console: Console) -> int:
     plan = plan_model(model, cfg, args.memory, choices)
     for line in plan.describe(model):
         console.print(line, highlight=False, soft_wrap=True)
-    if model.precisions == {"fp32"}:
-        console.print(deploy_cli.plan_table(model, args, choices))
-    else:
-        console.print("whole-step plans (trainlib deploy): built for fp32 models only",
-                      highlight=False)
+    console.print(deploy_cli.plan_table(model, args, choices))
     return 0
 
 

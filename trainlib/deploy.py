@@ -4,14 +4,18 @@
 assembly program, PULP-TrainLib's TrainLib Deployer style:
 
 * the input sample, the target and the initial parameters are data of the program (L2,
-  symbols ``input``, ``target``, ``param_<layer>_<weight|bias>``); with the tensors resident
-  in TCDM a load routine copies them in by DMA first and a store routine copies the
-  parameters back at the end, so the final parameters are at those symbols either way;
+  symbols ``input``, ``target``, ``param_<layer>_<weight|bias>``, and the fp32 master copies
+  ``master_<layer>_<weight|bias>`` of a 16-bit model with master weights), each in the
+  format of the layer that computes with it; with the tensors resident in TCDM a load routine
+  copies them in by DMA first and a store routine copies the parameters back at the end, so
+  the final parameters are at those symbols either way;
 * one routine per phase (``phase_<layer>_<step>``): core 0 copies the phase's argument block
   (call structures, DMA descriptors; addresses resolved by the assembler) from L2 into the
   TCDM argument window, every core meets in a barrier, then the phase's items run exactly as
   in a separate step run (``trainlib.driver.item_lines``: kernel calls each closed by a
-  barrier, DMA of every tile between L2 and TCDM);
+  barrier, DMA of every tile between L2 and TCDM); a step constant (the zero row 16-bit
+  matmuls pad odd-K rows from) is copied from its L2 symbol ``const_<name>`` into the phase's
+  buffer in the same DMA batch as the argument block;
 * a loop of N steps calls the phases in order; after the loss phase core 0 stores the loss at
   ``__deploy_losses[step]`` and prints ``step <i> loss <d.dddddde+xx> (0x<bits>)`` through
   semihosting (the decimal from fp32 arithmetic, the hexadecimal bits exact);
@@ -26,6 +30,7 @@ assembly program, PULP-TrainLib's TrainLib Deployer style:
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,8 +67,17 @@ from trainlib.driver import (
 from trainlib.driver import Call as DriverCall
 from trainlib.driver import DriverProgram as _Program
 from trainlib.errors import ModelError, NotAvailable, PlanError, SimulationError
-from trainlib.memplan import ARGS, MemPlan, Tensor, copy_items, plan_memory, symbol_part
+from trainlib.formats import decode, encode, raw_dtype
+from trainlib.memplan import (
+    ARGS,
+    MemPlan,
+    Tensor,
+    copy_items,
+    plan_memory,
+    symbol_part,
+)
 from trainlib.model import Model, Params
+from trainlib.planner import aligned
 from trainlib.schedule import items_and_buffers
 
 SEMIHOST = [".option push", ".option norvc", "    slli x0, x0, 0x1f", "    ebreak",
@@ -93,6 +107,10 @@ class Routine:
     items: list[Item]
     addresses: dict[str, Sym]
     window: Sym                         # where its arguments are copied (s3)
+    sizes: dict[str, int]               # element bytes of each buffer (a Ref's offset unit)
+    # step constants (a zero row for padding): the buffer's address, the L2 symbol of its
+    # value, bytes; core 0 copies them in with the arguments
+    consts: list[tuple[Sym, str, int]] = dataclasses.field(default_factory=list)
 
 
 @dataclass
@@ -106,7 +124,9 @@ class Deployment:
     driver: str                         # the generated assembly (without the kernels)
     files: tuple[str, ...]              # kernel files of the catalogue it includes
     program: Program
-    param_symbols: dict[tuple[str, str], tuple[str, tuple[int, ...]]]
+    # (layer, weight|bias) -> (symbol, shape, element format) of the trained parameter: the
+    # fp32 master copy where the layer has one, else the parameter itself
+    param_symbols: dict[tuple[str, str], tuple[str, tuple[int, ...], str]]
 
     def write(self, path: str | Path) -> Path:
         write_elf(self.program, path)
@@ -134,11 +154,18 @@ def _home(t: Tensor) -> Sym:
     return Sym("__deploy_l1" if t.place == "tcdm" else "__deploy_l2", t.offset)
 
 
+CONST = "const."                 # a step's constant (``StepSpec.consts``), by name
+
+
 def data_symbol(name: str) -> str:
-    """The program symbol of a persistent tensor: input, target, param_<layer>_<p>."""
-    if name.startswith("param."):
-        _, layer, p = name.split(".", 2)
-        return "param_" + symbol_part(f"{layer}_{p}")
+    """The program symbol of a persistent tensor: input, target, param_<layer>_<p>,
+    master_<layer>_<p> (an fp32 master copy), const_<name> (a step's constant)."""
+    kind, dot, rest = name.partition(".")
+    if kind in ("param", "master"):
+        layer, _, p = rest.rpartition(".")
+        return f"{kind}_" + symbol_part(f"{layer}_{p}")
+    if kind == "const":
+        return "const_" + symbol_part(rest)
     return name
 
 
@@ -155,8 +182,11 @@ def _phase_routines(plan: MemPlan) -> list[Routine]:
             else:
                 addresses[b.name] = Sym("__deploy_l1", local[b.name].offset)
         check_transfers(_Program(bufs, items, f"layer {ph.title}"))
+        consts = [(addresses[b.name], data_symbol(CONST + b.name), aligned(b.nbytes))
+                  for b in bufs if b.name in ph.spec.consts]
         out.append(Routine(ph.symbol, f"layer {ph.layer} {ph.step}", items, addresses,
-                           Sym("__deploy_l1", local[ARGS].offset)))
+                           Sym("__deploy_l1", local[ARGS].offset),
+                           {b.name: b.element_bytes for b in bufs}, consts))
     return out
 
 
@@ -169,7 +199,8 @@ def _copy_routine(plan: MemPlan, to_tcdm: bool) -> Routine:
             addresses[t.name + "@l2"] = Sym(data_symbol(t.name))
     what = "load" if to_tcdm else "store"
     return Routine(f"__deploy_{what}", f"{what} of the resident tensors",
-                   copy_items(plan.tensors, to_tcdm), addresses, Sym("__deploy_args"))
+                   copy_items(plan.tensors, to_tcdm), addresses, Sym("__deploy_args"),
+                   dict.fromkeys(addresses, 1))             # copy_items: offsets in bytes
 
 
 # ---- code generation ---------------------------------------------------------------------------
@@ -178,11 +209,11 @@ def _words(r: Routine) -> list[str]:
     out: list[str] = []
     for it in r.items:
         if isinstance(it, DriverCall):
-            for kind, v in arg_values(it, r.addresses):
+            for kind, v in arg_values(it, r.addresses, r.sizes):
                 out.append(str(v) if isinstance(v, Sym) else f"{word_of(kind, v):#x}")
         elif isinstance(it, Issue):
             for j, t in enumerate(it.transfers):
-                vals = dma_values(t, r.addresses, j == len(it.transfers) - 1)
+                vals = dma_values(t, r.addresses, j == len(it.transfers) - 1, r.sizes)
                 out += [str(v) if isinstance(v, Sym) else f"{int(v):#x}" for v in vals]
     return out
 
@@ -199,12 +230,19 @@ def _routine_text(k: int, r: Routine, cores: int) -> list[str]:
     if nbytes >= 1 << 17:
         raise PlanError(f"{r.title}: {nbytes} bytes of arguments exceed one DMA transfer "
                         f"(17-bit length); give it larger tiles")
-    if nbytes:
-        cmd = nbytes | DMA_INC | DMA_TO_TCDM | DMA_EVENT
-        lines += [f"    bnez s0, .Lr{k}_copied", "    # core 0: this routine's arguments -> "
-                  "the TCDM window", f"    li t0, {cmd:#x}", "    sw t0, 0(s2)",
-                  "    sw s3, 0(s2)", f"    la t0, __args_{k}", "    sw t0, 0(s2)",
-                  f".Lr{k}_copied:", *wait_dma_lines(f".Lr{k}_waited")]
+    copies = ([("s3", f"__args_{k}", nbytes)] if nbytes else []) + [
+        (str(dst), src, n) for dst, src, n in r.consts]
+    if copies:
+        lines += [f"    bnez s0, .Lr{k}_copied",
+                  "    # core 0: this routine's arguments -> the TCDM window, constants -> "
+                  "their buffers"]
+        for j, (dst, src, n) in enumerate(copies):
+            cmd = n | DMA_INC | DMA_TO_TCDM | (DMA_EVENT if j == len(copies) - 1 else 0)
+            lines += [f"    li t0, {cmd:#x}", "    sw t0, 0(s2)"]
+            lines += ["    sw s3, 0(s2)"] if dst == "s3" else [f"    la t0, {dst}",
+                                                               "    sw t0, 0(s2)"]
+            lines += [f"    la t0, {src}", "    sw t0, 0(s2)"]
+        lines += [f".Lr{k}_copied:", *wait_dma_lines(f".Lr{k}_waited")]
     lines += [BARRIER, *_stamp(0, lay.stamps, f".Lr{k}_stamp0"),
               *item_lines(r.items, cores, tag=f"r{k}_"),
               "    lw ra, 12(sp)", "    addi sp, sp, 16", "    ret"]
@@ -349,7 +387,7 @@ TRAP_SAVED = ("ra", "t0", "t1", "t2", "t3", "t4", "a0", "a1", "s8", "s9")
 
 
 def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
-               data: dict[str, np.ndarray]) -> list[str]:
+               data: dict[str, tuple[np.ndarray, str]]) -> list[str]:
     n_ph = len(plan.phases)
     lines = ["", "    .section .l1.args, \"aw\"", "    .p2align 4", "__deploy_args:",
              f"    .zero {max(plan.args_bytes, 16)}",
@@ -362,8 +400,11 @@ def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
              f"    .zero {4 * steps * (n_ph + 1)}",
              "    .globl __deploy_where", "__deploy_where:", f"    .zero {8 * cores}",
              "", "    .data"]
-    for name, arr in data.items():
-        words = np.ascontiguousarray(arr, np.float32).reshape(-1).view(np.uint32)
+    for name, (arr, fmt) in data.items():
+        raw = encode(arr, fmt).view(np.uint8)
+        padded = np.zeros(aligned(raw.size), np.uint8)     # what the tensor's TCDM slot takes
+        padded[:raw.size] = raw
+        words = padded.view("<u4")
         sym = data_symbol(name)
         lines += ["    .p2align 4", f"    .globl {sym}", f"{sym}:                # {name}"]
         lines += [f"    .word {', '.join(f'{w:#010x}' for w in words[i:i + 8])}"
@@ -376,25 +417,40 @@ def _data_text(plan: MemPlan, routines: list[Routine], steps: int, cores: int,
     return lines
 
 
-def _initial_data(model: Model, plan: MemPlan) -> dict[str, np.ndarray]:
+def _initial_data(model: Model, plan: MemPlan) -> dict[str, tuple[np.ndarray, str]]:
+    """Every persistent tensor's initial value and element format.  The fp32 sample, target
+    and parameters are rounded to nearest-even into a 16-bit format (``formats.encode``), as
+    the step runs of ``trainlib train`` write them; a master copy keeps the fp32 value."""
     x, target = model.sample()
     params = model.initial_params()
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, tuple[np.ndarray, str]] = {}
     for name, t in plan.tensors.items():
         if not t.persistent:
             continue
         if name == "input":
-            out[name] = x
+            value = x
         elif name == "target":
-            out[name] = target
+            value = target
         else:
-            _, layer, p = name.split(".", 2)
-            out[name] = params[layer][p]
+            layer, _, p = name.partition(".")[2].rpartition(".")
+            value = params[layer][p]
+        out[name] = (value, t.fmt)
     # parameters no phase touches (frozen, before the backward's end) still get a symbol
     for layer, ps in params.items():
         for p, v in ps.items():
-            out.setdefault(f"param.{layer}.{p}", v)
+            out.setdefault(f"param.{layer}.{p}", (v, model.precision_of(layer)))
+    for name in sorted({k for ph in plan.phases for k in ph.spec.consts}):
+        out[CONST + name] = (_const(plan, name), "fp32")
     return out
+
+
+def _const(plan: MemPlan, name: str) -> np.ndarray:
+    """A step constant's value: the largest of the phases' (equal where they overlap)."""
+    values = [ph.spec.consts[name] for ph in plan.phases if name in ph.spec.consts]
+    big = max(values, key=lambda v: v.size)
+    if any(not np.array_equal(v, big[:v.size]) for v in values):
+        raise PlanError(f"step constant {name}: phases give it different values")
+    return big
 
 
 def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterConfig = "pulp-open",
@@ -430,9 +486,12 @@ def deploy(model: Model, steps: int, *, cores: int = 8, config: str | ClusterCon
     files = tuple(sorted({k.file for k in kernels_of(items)}))
     program = _assemble(driver, files, cfg.xpulp)
     _check_layout(program, plan)
-    shapes = model.shapes()
-    symbols = {(la.name, p): (data_symbol(f"param.{la.name}.{p}"), shp)
-               for i, la in enumerate(model.layers) for p, shp in la.params(shapes[i]).items()}
+    symbols = {}
+    for name, (value, fmt) in data.items():
+        kind, _, rest = name.partition(".")
+        layer, _, p = rest.rpartition(".")
+        if kind == "master" or (kind == "param" and (layer, p) not in symbols):
+            symbols[(layer, p)] = (data_symbol(name), value.shape, fmt)
     return Deployment(plan, steps, cfg, routines, driver, files, program, symbols)
 
 
@@ -491,9 +550,10 @@ def read_back(machine: Machine, dep: Deployment) -> DeployRun:
     """Losses, parameters and stamps from the program's symbols in the machine's memory."""
     bits = machine.read("__deploy_losses", dep.steps, np.uint32)
     params: Params = {}
-    for (layer, p), (sym, shape) in dep.param_symbols.items():
+    for (layer, p), (sym, shape, fmt) in dep.param_symbols.items():
         n = int(np.prod(shape))
-        params.setdefault(layer, {})[p] = machine.read(sym, n, np.float32).reshape(shape)
+        params.setdefault(layer, {})[p] = decode(machine.read(sym, n, raw_dtype(fmt)),
+                                                 fmt).reshape(shape)
     n_ph = len(dep.plan.phases)
     stamps = machine.read("__deploy_stamps", dep.steps * (n_ph + 1), np.uint32)
     return DeployRun([float(v) for v in bits.view(np.float32)], [int(b) for b in bits], params,

@@ -85,6 +85,12 @@ def run(args, console: Console) -> int:
     console.print(f"{path}: {model.name}, {args.steps} training step(s) on {args.cores} cores, "
                   f"{len(dep.plan.phases)} phases per step", highlight=False)
     console.print(f"  {dep.plan.describe()}", highlight=False, soft_wrap=True)
+    if model.precisions != {"fp32"}:
+        converts = sum(ph.work.kind == "convert" for ph in dep.plan.phases)
+        masters = ", fp32 master weights" if model.master_weights else ""
+        console.print(f"  precision {'+'.join(sorted(model.precisions))}{masters}; "
+                      f"{converts} conversion phase(s) per step", highlight=False,
+                      soft_wrap=True)
     for ph in dep.plan.phases:
         if ph.note:
             console.print(f"  note: {ph.note}", highlight=False, soft_wrap=True)
@@ -92,7 +98,7 @@ def run(args, console: Console) -> int:
         console.print(f"  assembly: {asm}", highlight=False)
     if timeline:
         console.print(f"  memory timeline: {timeline}", highlight=False)
-    syms = ", ".join(s for s, _ in dep.param_symbols.values())
+    syms = ", ".join(s for s, *_ in dep.param_symbols.values())
     console.print(f"  final parameters at: {syms}; losses at __deploy_losses", highlight=False,
                   soft_wrap=True)
     console.print(f"  run it: isasim run {path} --cores {args.cores}", highlight=False)

@@ -29,7 +29,7 @@ for the ISA's register-file model (depthwise, loss and pooling under zfinx).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -560,16 +560,19 @@ def kernel_candidates(layer, step: str, precision: str = "fp32", isa: str = CLUS
     return out
 
 
-def fused_update(wg: StepSpec, lr: float, weight_decay: float) -> StepSpec:
-    """A weight gradient whose SGD update is applied tile by tile, in place (the reordered
-    update of Tiny Training Engine / PockEngine): each tile's gradient lives in a scratch
-    buffer, the same tile of the parameter is updated from it at once, and the whole gradient
-    tensor never exists.  The parameter becomes an in-out tensor with the gradient's split.
+def fused_update(wg: StepSpec, updates: dict[str, StepSpec]) -> StepSpec:
+    """A weight gradient whose update is applied tile by tile, in place (the reordered update
+    of Tiny Training Engine / PockEngine): each tile's gradient lives in a scratch buffer, the
+    same tile of the parameter is updated from it at once, and the whole gradient tensor never
+    exists.  The parameter becomes an in-out tensor with the gradient's split.
 
-    The weight gradient's outputs (``dweight``, ``dbias``) are contiguous runs of the split
-    dimension (one line), so a gradient tile and the parameter tile it updates are the same
-    ``n * unit`` elements; the update is the same ``sgd_update`` kernel on the same values as
-    the separate update step, so the numbers are identical.
+    ``updates`` maps each parameter (``weight``, ``bias``) to the spec of its separate update
+    step (tensors ``w`` and ``g``, and ``master`` for an fp32 master copy, split by
+    elements): its calls for a tile's elements run on the tile, so the numbers are the
+    separate step's.  The weight gradient's outputs (``dweight``, ``dbias``) are contiguous
+    runs of the split dimension (one line), so a gradient tile and the parameter tile it
+    updates are the same ``n * unit`` elements; a master copy is split the same way
+    (``master_weight``), and so is the update's own scratch (``g32_weight``).
     """
     grads = [t for t in wg.tensors if t.role == "out"]
     tensors = [t for t in wg.tensors if t.role != "out"]
@@ -578,18 +581,36 @@ def fused_update(wg: StepSpec, lr: float, weight_decay: float) -> StepSpec:
         if g.split is not None and g.split.lines != 1:
             raise ModelError(f"layer {wg.layer}: {g.name} is not split in contiguous runs; "
                              f"its update cannot be fused")
-        tensors.append(TensorUse(g.name[1:], g.shape, "inout", g.split))
-        scratch.append(Scratch(g.name, _tile_elements(g)))
+        p, upd, size = g.name[1:], updates[g.name[1:]], _tile_elements(g)
+        tensors.append(TensorUse(p, g.shape, "inout", g.split, g.fmt))
+        tensors += [TensorUse(f"{t.name}_{p}", g.shape, t.role, g.split, t.fmt)
+                    for t in upd.tensors if t.name not in ("w", "g")]
+        scratch.append(Scratch(g.name, size, fmt=g.fmt))
+        scratch += [Scratch(f"{s.name}_{p}", lambda n, s=s, size=size: s.size(size(n)),
+                            fmt=s.fmt) for s in upd.scratch]
 
     def tile(n: int) -> list[Call]:
         calls = wg.tile(n)
         for g in grads:
-            size = _tile_elements(g)(n)
-            calls.append(_ew("sgd_update", "sgd", w=R(g.name[1:]), g=R(g.name), n=size,
-                             lr=lr, weight_decay=weight_decay))
+            p, upd = g.name[1:], updates[g.name[1:]]
+            names = {t.name: f"{t.name}_{p}" for t in upd.tensors} | {
+                s.name: f"{s.name}_{p}" for s in upd.scratch} | {"w": p, "g": g.name}
+            calls += renamed(upd.tile(_tile_elements(g)(n)), names)
         return calls
-    return StepSpec(wg.layer, "wg+update", wg.dim, wg.extent, tensors, tile, wg.prologue,
-                    scratch, dict(wg.consts), wg.macs, wg.kernel)
+    return dataclasses.replace(wg, step="wg+update", tensors=tensors, tile=tile,
+                               scratch=scratch, consts=dict(wg.consts))
+
+
+def renamed(calls: list[Call], names: Mapping[str, str],
+            shifts: Mapping[str, int] | None = None) -> list[Call]:
+    """The calls with buffer names replaced (``names``) and offsets moved (``shifts``)."""
+    shifts = shifts or {}
+    out = []
+    for c in calls:
+        args = {k: Ref(names.get(v.buf, v.buf), v.offset + shifts.get(v.buf, 0))
+                if isinstance(v, Ref) else v for k, v in c.args.items()}
+        out.append(Call(c.kernel, args, c.label))
+    return out
 
 
 def _tile_elements(t: TensorUse) -> Callable[[int], int]:
@@ -601,27 +622,33 @@ def _tile_elements(t: TensorUse) -> Callable[[int], int]:
 
 
 def sparse_weight_grad(layer, s: Shape, spec: StepSpec, mode: str, frac: float) -> StepSpec:
-    """The weight gradient of a sparse update form, from the full one (``spec``).
+    """The weight gradient of a sparse update form, from the full one (``spec``), in its
+    precision.
 
     ``mode == "bias"``: only the bias gradient (``bias_grad`` over dY, a linear layer's is dY
     itself).  Otherwise the gradient of the first ``k`` output channels: the same lowering on
     the layer narrowed to k output channels, whose dY (and, for depthwise, x) is the first k
     channels of the full tensor, a prefix of its memory.  ``k`` is ``update_channel_count``.
     """
+    prec = spec.precision
     if mode == "bias":
         co = layer.out_features if isinstance(layer, Linear) else layer.out_channels
         out_s = layer.out_shape(s)
         hw = int(np.prod(out_s)) // co
         ts = [TensorUse("dy", out_s, "in", Split(hw)), TensorUse("dbias", (co,), "out", Split(1))]
         if isinstance(layer, Linear):
-            return StepSpec(layer.name, "wg", "Co", co, ts,
+            bias = StepSpec(layer.name, "wg", "Co", co, ts,
                             lambda n: [_ew("copy", "bias", src=R("dy"), dst=R("dbias"), n=n)])
-        return StepSpec(layer.name, "wg", "Co", co, ts, lambda n: [_bias_grad(n, hw)])
+        else:
+            bias = StepSpec(layer.name, "wg", "Co", co, ts, lambda n: [_bias_grad(n, hw)])
+        if prec == "fp32":
+            return bias
+        from trainlib.precision import in_precision
+        return in_precision(bias, prec)
     if isinstance(layer, DepthWise):
         k = update_channel_count(layer.channels, frac)
         return layer_step(dataclasses.replace(layer, channels=k), (k, *s[1:]), "wg",
-                          spec.kernel)
+                          spec.kernel, prec)
     field_name = "out_features" if isinstance(layer, Linear) else "out_channels"
     k = update_channel_count(getattr(layer, field_name), frac)
-    return layer_step(dataclasses.replace(layer, **{field_name: k}), s, "wg", spec.kernel)
-
+    return layer_step(dataclasses.replace(layer, **{field_name: k}), s, "wg", spec.kernel, prec)

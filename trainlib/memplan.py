@@ -28,6 +28,12 @@ argument window: call structures, DMA descriptors, time stamps) live in TCDM dur
 only, so a phase takes exactly the TCDM its step plan counted.  With persistent tensors in
 TCDM, a small window for their load and store copies comes on top.
 
+Precision: the phases are the work items ``trainlib train`` runs, in the same precisions
+(conversions between formats are phases, ``convert.<x|skip|dy|dskip>``, whose output is a
+tensor of its own); every tensor has the element format of the spec tensors bound to it (16-bit
+at 2 bytes), and an fp32 master copy (``master.<layer>.<p>``) is a persistent tensor like the
+parameter it belongs to.
+
 Sparse update forms (``Model.update_bias_only``, ``Model.update_channels``): bias-only computes
 only the bias gradient and updates only the bias; ``update_channels = f`` computes the weight
 gradient of the first ``ceil(f * Co)`` output channels (a prefix of the weight and of dY) and
@@ -39,24 +45,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
 from trainlib.choices import ChoiceTable
 from trainlib.driver import STACK_BYTES, Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
-from trainlib.errors import ModelError, NotAvailable, PlanError
+from trainlib.errors import NotAvailable, PlanError
+from trainlib.formats import element_bytes
 from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
-from trainlib.lowering import (
-    StepSpec,
-    fused_update,
-    sgd,
-    sparse_weight_grad,
-    unavailable,
-)
+from trainlib.lowering import StepSpec, fused_update, sparse_weight_grad, unavailable
 from trainlib.model import Model
 from trainlib.planner import StepPlan, aligned, measure, plan_step
+from trainlib.precision import check_isa
 from trainlib.schedule import in_place, items_and_buffers
-from trainlib.workflow import Work, build_spec, work_list
+from trainlib.workflow import Work, build_spec, update_spec, work_list
 
 ORDERS = ("conventional", "reordered")
 ARGS = "__args"                 # a phase's argument window: one of its own TCDM buffers
@@ -69,18 +72,20 @@ class Tensor:
     """A tensor of the training step: its size, home, lifetime over the phases, and offset."""
 
     name: str
-    size: int                   # elements (float32)
-    kind: str                   # input | target | param | act | grad | pgrad | loss | local
+    size: int                   # elements
+    kind: str                   # input | target | param | master | act | grad | cvt | pgrad |
+                                # loss | local
     place: str                  # tcdm | l2
     first: int = 0              # phase that writes it (persistent: 0)
     last: int = 0               # last phase that reads it (persistent: the last phase)
     persistent: bool = False    # parameters, input, target: the whole program
     offset: int = -1            # bytes into its memory's arena (persistent L2: own symbol)
     phase: int = -1             # local buffers: the phase they belong to
+    fmt: str = "fp32"           # element format (trainlib.formats)
 
     @property
     def nbytes(self) -> int:
-        return aligned(4 * self.size)
+        return aligned(element_bytes(self.fmt) * self.size)
 
 
 @dataclass
@@ -92,7 +97,8 @@ class Phase:
     plan: StepPlan
     binds: dict[str, str]
     layer: str                  # layer name (the loss: the loss name)
-    step: str                   # fw | loss | wg | ig | skip | update.<p> | wg+update
+    step: str                   # fw | loss | wg | ig | skip | update.<p> | wg+update |
+                                # convert.<x|skip|dy|dskip>
     resident: frozenset[str] = frozenset()   # streamed: spec tensors homed in TCDM
     note: str = ""              # why the plan differs from the choice table's tile
 
@@ -152,6 +158,7 @@ class _Names:
         self.model = model
         self.grads: dict[int, str] = {}
         self.versions: dict[int, int] = {}
+        self.converted: dict[tuple[int, str], str] = {}   # (layer, x|skip|dskip): its copy
 
     def act(self, i: int) -> str:
         while i > 0 and isinstance(self.model.layers[i - 1], Flatten):
@@ -177,54 +184,98 @@ def _param(layer: str, p: str) -> str:
     return f"param.{layer}.{p}"
 
 
+def _master(layer: str, p: str) -> str:
+    return f"master.{layer}.{p}"
+
+
+def _convert_binds(model: Model, w: Work, names: _Names) -> dict[str, str]:
+    """A conversion reads a tensor in one format and writes its copy in another: a layer's
+    input (``x``; an Add's ``skip``) or a gradient.  The copy of an output gradient (``dy``)
+    replaces it for the layers below; the others are what the layer's own steps read
+    (``train._inputs`` and ``train.simulated_step`` pass them alike)."""
+    i = w.layer
+    la = model.layers[i]
+    if w.param == "x":
+        src = names.act(i)
+    elif w.param == "skip":
+        src = names.act(model.index(la.skip) + 1)
+    else:
+        src = names.grad(i + 1)
+    if w.param == "dy":
+        return {"x": src, "y": names.new_grad(i + 1)}
+    dst = names.converted[(i, w.param)] = f"cvt{i}.{w.param}"
+    return {"x": src, "y": dst}
+
+
 def _binds(model: Model, w: Work, names: _Names) -> dict[str, str]:
     """Spec tensor name -> model tensor name for one work item (``train._inputs`` by name)."""
     n = len(model.layers)
     if w.kind == "loss":
         return {"y": names.act(n), "target": "target", "dy": names.new_grad(n), "loss": "loss"}
+    if w.kind == "convert":
+        return _convert_binds(model, w, names)
     la = model.layers[w.layer]
     i = w.layer
     params = {p: _param(la.name, p) for p in ("weight", "bias")}
+    x = names.converted.get((i, "x"), names.act(i))
     if w.kind == "fw":
-        b = {"x": names.act(i), "y": names.act(i + 1), **params}
+        b = {"x": x, "y": names.act(i + 1), **params}
         if isinstance(la, Add):
-            b["skip"] = names.act(model.index(la.skip) + 1)
+            b["skip"] = names.converted.get((i, "skip"), names.act(model.index(la.skip) + 1))
         return b
     if w.kind in ("wg", "wg+update"):
-        b = {"x": names.act(i), "dy": names.grad(i + 1)}
+        b = {"x": x, "dy": names.grad(i + 1)}
         if w.kind == "wg":
             return b | {"d" + p: "d" + v for p, v in params.items()}
-        return b | params
+        return b | params | {f"master_{p}": _master(la.name, p) for p in params}
     if w.kind == "ig":
         b = {"dy": names.grad(i + 1), **params}
-        b["y" if isinstance(la, Sigmoid) else "x"] = names.act(i + 1 if isinstance(la, Sigmoid)
-                                                               else i)
+        if isinstance(la, Sigmoid):
+            b["y"] = names.act(i + 1)
+        else:
+            b["x"] = x
         b["dx"] = names.new_grad(i)
         return b
     if w.kind == "skip":
         src = model.index(la.skip) + 1
-        return {"dy": names.grad(src), "dskip": names.grad(i + 1), "dx": names.new_grad(src)}
-    return {"w": _param(la.name, w.param), "g": "d" + _param(la.name, w.param)}
+        return {"dy": names.grad(src),
+                "dskip": names.converted.get((i, "dskip"), names.grad(i + 1)),
+                "dx": names.new_grad(src)}
+    return {"w": _param(la.name, w.param), "g": "d" + _param(la.name, w.param),
+            "master": _master(la.name, w.param)}
 
 
-def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str
+def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str,
+             fits: Callable[[StepSpec], bool] = lambda spec: True
              ) -> list[tuple[Work, StepSpec]]:
     """The work items in ``order``: reordered puts each updated layer's input gradient first,
-    then its weight gradient fused with the update (after the weights' last read)."""
+    then its weight gradient fused with the update (after the weights' last read).  A fused
+    phase that does not ``fit`` even tiled (a 16-bit layer with fp32 master copies carries
+    the master tile, in and out, and its widened gradient beside the gradient tile) stays two
+    phases, the weight gradient and right after it the update: the gradient then lives
+    between the two only."""
     if order not in ORDERS:
         raise PlanError(f"update order must be one of {', '.join(ORDERS)}, not {order!r}")
     if order == "conventional":
         return items
-    fused = {w.layer: (Work("wg+update", w.layer), fused_update(s, model.lr, model.weight_decay))
-             for w, s in items if w.kind == "wg"}
+    updates: dict[int, list[tuple[Work, StepSpec]]] = {}
+    for w, s in items:
+        if w.kind == "update":
+            updates.setdefault(w.layer, []).append((w, s))
+    fused: dict[int, list[tuple[Work, StepSpec]]] = {}
+    for w, s in items:
+        if w.kind == "wg":
+            f = fused_update(s, {u.param: us for u, us in updates[w.layer]})
+            fused[w.layer] = ([(Work("wg+update", w.layer), f)] if fits(f)
+                              else [(w, s), *updates[w.layer]])
     with_ig = {w.layer for w, _ in items if w.kind == "ig"}
     out: list[tuple[Work, StepSpec]] = []
     for w, spec in items:
         if w.kind == "update" or (w.kind == "wg" and w.layer in with_ig):
             continue
-        out.append(fused[w.layer] if w.kind == "wg" else (w, spec))
+        out += fused[w.layer] if w.kind == "wg" else [(w, spec)]
         if w.kind == "ig" and w.layer in fused:
-            out.append(fused[w.layer])
+            out += fused[w.layer]
     return out
 
 
@@ -239,33 +290,38 @@ def _sparse(model: Model, w: Work, spec: StepSpec) -> StepSpec | None:
         return sparse_weight_grad(la, model.shapes()[w.layer], spec, mode, frac)
     if w.kind == "update" and frac < 1.0:
         shape = la.params(model.shapes()[w.layer])[w.param]
-        part = sgd(la.name, (update_channel_count(shape[0], frac), *shape[1:]), model.lr,
-                   model.weight_decay)
-        part.step = spec.step
-        return part
+        return update_spec(model, la.name, w.param,
+                           (update_channel_count(shape[0], frac), *shape[1:]))
     return spec
 
 
 def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
               choices: ChoiceTable | None = None) -> list[Phase]:
-    """The phases of one training step, planned in ``memory`` ("tcdm" or "l2")."""
-    if model.precisions != {"fp32"}:
-        raise ModelError(f"model {model.name}: the whole-step program (trainlib deploy) is "
-                         f"built for fp32 models; a model with fp16 or bf16 layers trains "
-                         f"step by step: trainlib train")
+    """The phases of one training step, planned in ``memory`` ("tcdm" or "l2"): the same
+    work items, in the same precisions, as ``trainlib train`` runs (conversions included)."""
+    check_isa(model, cfg.xpulp)
     items = []
     for w in work_list(model):
-        spec = build_spec(model, w, cfg.cores, choices)
+        try:
+            spec = build_spec(model, w, cfg.cores, choices)
+        except NotAvailable as e:
+            raise NotAvailable(f"layer {' '.join(w.key(model))}: {e}") from None
         why = unavailable(spec, cfg.xpulp)
         if why:
             raise NotAvailable(f"layer {' '.join(w.key(model))}: {why}")
         sparse = _sparse(model, w, spec) if w.kind in ("wg", "update") else spec
         if sparse is not None:
             items.append((w, sparse))
+    def fits(spec: StepSpec) -> bool:
+        try:
+            plan_step(spec, memory, cfg)
+        except PlanError:
+            return False
+        return True
     ch = choices or model.choices
     names = _Names(model)
     phases = []
-    for w, spec in _ordered(model, items, order):
+    for w, spec in _ordered(model, items, order, fits):
         c = None
         if w.kind in ("fw", "wg", "ig", "wg+update"):
             c = ch.get(model.layers[w.layer].name, "wg" if w.kind == "wg+update" else w.kind)
@@ -273,7 +329,7 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
         if tile is not None:
             tile = min(tile, spec.extent)           # a sparse gradient has fewer channels
         layer = model.loss if w.kind == "loss" else model.layers[w.layer].name
-        step = spec.step if w.kind in ("update", "wg+update") else w.kind
+        step = spec.step if w.kind in ("update", "wg+update", "convert") else w.kind
         note = ""
         try:
             plan = plan_step(spec, memory, cfg, tile)
@@ -293,7 +349,8 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
 
 
 # ---- lifetimes and packing ----------------------------------------------------------------------
-PERSISTENT = ("input", "target", "param")
+PERSISTENT = ("input", "target", "param", "master")
+STORED = ("param", "master")     # copied back to their L2 homes after the last step
 
 
 def _kind(name: str) -> str:
@@ -319,21 +376,25 @@ def deploy_budget(cfg: ClusterConfig) -> int:
 
 def _lifetimes(phases: list[Phase], memory: str, homes: frozenset[str] = frozenset()
                ) -> dict[str, Tensor]:
-    """Every model tensor with its lifetime; its place is ``memory`` (tcdm or l2), or TCDM
-    for the tensors named in ``homes``."""
+    """Every model tensor with its lifetime and element format; its place is ``memory`` (tcdm
+    or l2), or TCDM for the tensors named in ``homes``.  A step's constants
+    (``StepSpec.consts``) are not model tensors: they are the phase's own buffers, filled by
+    the phase routine (``trainlib.deploy``)."""
     last = len(phases) - 1
     out: dict[str, Tensor] = {}
     for p, ph in enumerate(phases):
-        for t in ph.spec.tensors:
-            name = ph.binds[t.name]
+        for name, size, fmt in [(ph.binds[t.name], t.size, t.fmt) for t in ph.spec.tensors]:
             kind = _kind(name)
             ten = out.get(name)
             if ten is None:
                 persistent = kind in PERSISTENT
                 place = "tcdm" if memory == "tcdm" or name in homes else "l2"
-                ten = out[name] = Tensor(name, t.size, kind, place, 0 if persistent else p,
-                                         last if persistent else p, persistent)
-            ten.size = max(ten.size, t.size)
+                ten = out[name] = Tensor(name, size, kind, place, 0 if persistent else p,
+                                         last if persistent else p, persistent, fmt=fmt)
+            if ten.fmt != fmt:
+                raise PlanError(f"{ph.title}: tensor {name} is {ten.fmt} in an earlier phase, "
+                                f"{fmt} here")
+            ten.size = max(ten.size, size)
             if not ten.persistent:
                 ten.last = max(ten.last, p)
     return out
@@ -373,7 +434,8 @@ def _assemble(model: Model, cfg: ClusterConfig, memory: str, order: str, phases:
     for p, ph in enumerate(phases):
         items, bufs = items_and_buffers(ph.spec, ph.plan.tiling, resident=ph.resident)
         own = ({t.name for t in ph.spec.tensors} if memory == "tcdm" else set(ph.resident))
-        locals_.append([Tensor(f"{ph.title}/{b.name}", b.size, "local", "tcdm", p, p, phase=p)
+        locals_.append([Tensor(f"{ph.title}/{b.name}", b.size, "local", "tcdm", p, p, phase=p,
+                               fmt=b.fmt)
                         for b in bufs if b.name not in own and b.place == "tcdm"])
         locals_[-1].append(Tensor(f"{ph.title}/{ARGS}", args_layout(items).size // 4, "local",
                                   "tcdm", p, p, phase=p))
@@ -442,14 +504,18 @@ def _moved(plan: MemPlan) -> int:
 
 def copy_items(tensors: dict[str, Tensor], to_tcdm: bool) -> list[Item]:
     """Resident tensors: the DMA that copies the persistent ones from their L2 homes
-    (``<name>@l2``) into TCDM before the first step, or the parameters back after the last."""
+    (``<name>@l2``) into TCDM before the first step, or the parameters (and fp32 master
+    copies) back after the last.  Offsets are in bytes (the buffers' element size is 1); a
+    tensor of 16-bit elements moves in whole words, its last word's other half the padding
+    both homes have (every tensor takes a multiple of 16 bytes)."""
     transfers: list[Transfer] = []
     for t in tensors.values():
-        if not t.persistent or t.place != "tcdm" or (not to_tcdm and t.kind != "param"):
+        if not t.persistent or t.place != "tcdm" or (not to_tcdm and t.kind not in STORED):
             continue
-        for lo in range(0, 4 * t.size, DMA_CHUNK):
-            n = min(DMA_CHUNK, 4 * t.size - lo)
-            transfers.append(Transfer(Ref(t.name, lo // 4), Ref(t.name + "@l2", lo // 4), n,
+        nbytes = (element_bytes(t.fmt) * t.size + 3) // 4 * 4
+        for lo in range(0, nbytes, DMA_CHUNK):
+            n = min(DMA_CHUNK, nbytes - lo)
+            transfers.append(Transfer(Ref(t.name, lo), Ref(t.name + "@l2", lo), n,
                                       to_tcdm=to_tcdm))
     return [Issue(transfers), Wait(), Barrier("dma")] if transfers else []
 

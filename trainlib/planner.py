@@ -146,8 +146,11 @@ def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None 
         return p
     if resident:
         raise PlanError(f"{what}: does not fit with its TCDM-homed tensors")
-    worst = _plan(spec, Tiling("l2", 1), budget)
-    raise PlanError(f"{what}: does not fit even tiled: one {spec.dim} at a time needs "
+    # the smallest tile the DMA can move (16-bit tensors: tiles that start on a word)
+    n = next(n for n in range(1, spec.extent + 1) if dma_tile_ok(spec, n))
+    worst = _plan(spec, Tiling("l2", n), budget)
+    one = f"one {spec.dim} at a time" if n == 1 else f"the smallest word-aligned tile, {n},"
+    raise PlanError(f"{what}: does not fit even tiled: {one} needs "
                     f"{worst.tcdm_bytes} bytes of TCDM, {budget} available "
                     f"({worst.tcdm_bytes - budget} bytes short)")
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trainlib.driver import Barrier, Buffer, Call, DriverProgram, Issue, Item, Ref, Transfer, Wait
-from trainlib.lowering import StepSpec, TensorUse
+from trainlib.driver import Barrier, Buffer, DriverProgram, Issue, Item, Ref, Transfer, Wait
+from trainlib.lowering import StepSpec, TensorUse, renamed
 
 
 @dataclass(frozen=True)
@@ -38,18 +38,6 @@ class Tiling:
 
     def tiles(self, extent: int) -> list[tuple[int, int]]:
         return [(lo, min(lo + self.tile, extent)) for lo in range(0, extent, self.tile)]
-
-
-def _rename(calls: list[Call], names: Mapping[str, str],
-            shifts: Mapping[str, int] | None = None) -> list[Call]:
-    """The calls with buffer names replaced (``names``) and offsets moved (``shifts``)."""
-    shifts = shifts or {}
-    out = []
-    for c in calls:
-        args = {k: Ref(names.get(v.buf, v.buf), v.offset + shifts.get(v.buf, 0))
-                if isinstance(v, Ref) else v for k, v in c.args.items()}
-        out.append(Call(c.kernel, args, c.label))
-    return out
 
 
 def _transfer(t: TensorUse, inst: str, lo: int, hi: int, to_tcdm: bool) -> Transfer:
@@ -160,12 +148,12 @@ def items_and_buffers(spec: StepSpec, tiling: Tiling,
         items.append(Issue(ins(1)))
         pending = True
     whole_names = {t.name: f"{t.name}@" for t in whole}
-    items += _rename(spec.prologue(), whole_names)
+    items += renamed(spec.prologue(), whole_names)
     for i, (lo, hi) in enumerate(tiles):
         names = dict(whole_names, **{t.name: f"{t.name}@{i % nbuf}" for t in split})
         shifts = {t.name: lo * t.split.unit for t in spec.tensors
                   if t.name in here and t.split is not None}
-        items += _rename(spec.tile(hi - lo), names, shifts)
+        items += renamed(spec.tile(hi - lo), names, shifts)
         if db:
             if pending:
                 items.append(Wait())

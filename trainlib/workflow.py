@@ -137,18 +137,25 @@ def build_spec(model: Model, w: Work, cores: int, choices: ChoiceTable | None = 
         return convert_spec(la.name, f"convert.{w.param}", convert_shape(model, w), w.src,
                             w.dst)
     if w.kind == "update":
-        p = la.params(s)[w.param]
-        if prec != "fp32" and model.master_weights:
-            spec = master_update(la.name, p, prec, model.lr, model.weight_decay)
-        else:
-            spec = sgd(la.name, p, model.lr, model.weight_decay)
-            spec = spec if prec == "fp32" else in_precision(spec, prec)
-        spec.step = f"update.{w.param}"
-        return spec
+        return update_spec(model, la.name, w.param, la.params(s)[w.param])
     if w.kind == "skip":
         return layer_step(la, s, "skip", precision=prec_of_skip(model, w))
     c = (choices or model.choices).get(la.name, w.kind)
     return layer_step(la, s, w.kind, c.kernel if c else None, prec)
+
+
+def update_spec(model: Model, layer: str, param: str, shape: tuple[int, ...]) -> StepSpec:
+    """The SGD update of ``param`` of ``layer`` over ``shape`` (the whole parameter, or the
+    prefix a sparse form updates) in the layer's precision: on the fp32 master copy with
+    ``master_weights``."""
+    prec = model.precision_of(layer)
+    if prec != "fp32" and model.master_weights:
+        spec = master_update(layer, shape, prec, model.lr, model.weight_decay)
+    else:
+        spec = sgd(layer, shape, model.lr, model.weight_decay)
+        spec = spec if prec == "fp32" else in_precision(spec, prec)
+    spec.step = f"update.{param}"
+    return spec
 
 
 def prec_of_skip(model: Model, w: Work) -> str:

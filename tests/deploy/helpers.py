@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -120,4 +121,27 @@ def assert_same_as_step_runs(losses, params, res) -> None:
     assert np.array_equal(np.float32(losses), np.float32(res.losses))
     for layer, ps in res.params.items():
         for name, v in ps.items():
+            assert np.array_equal(params[layer][name], v), (layer, name)
+
+
+MIXED = Path(__file__).parent / "mixed.toml"
+
+
+def mixed_model_file(tmp_path, memory: str = "auto") -> str:
+    """``mixed.toml`` (every kind of conversion, master weights) with ``memory``."""
+    p = tmp_path / "mixed.toml"
+    p.write_text(MIXED.read_text().replace('memory = "auto"', f'memory = "{memory}"'))
+    return str(p)
+
+
+def assert_same_as_step_runs_16(losses, params, res, model: Model) -> None:
+    """Bit for bit what the step-by-step runs computed: the losses, the updated parameters
+    (the fp32 master copies where the model keeps them), and every frozen parameter as its
+    initial value rounded to the layer's format (the step runs never write those back)."""
+    assert np.array_equal(np.float32(losses), np.float32(res.losses))
+    updated = set(model.updated)
+    for layer, ps in res.params.items():
+        for name, v in ps.items():
+            if layer not in updated:
+                v = golden.round_to(v, model.precision_of(layer))
             assert np.array_equal(params[layer][name], v), (layer, name)

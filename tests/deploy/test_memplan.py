@@ -20,6 +20,8 @@ from .helpers import assert_close_to_golden, small_model_file
 
 CFG = deploy_config("pulp-open", 8)
 EXAMPLES = ["examples/pulp_trainlib_net0.toml", "examples/ds_cnn_kws.toml"]
+EXAMPLES_16 = ["examples/pulp_trainlib_net0_fp16.toml", "examples/ds_cnn_kws_fp16.toml",
+               "tests/deploy/mixed.toml"]
 
 
 def _overlap(a, b) -> bool:
@@ -27,7 +29,7 @@ def _overlap(a, b) -> bool:
             and a.offset < b.offset + b.nbytes and b.offset < a.offset + a.nbytes)
 
 
-@pytest.mark.parametrize("path", EXAMPLES)
+@pytest.mark.parametrize("path", EXAMPLES + EXAMPLES_16)
 @pytest.mark.parametrize("order", ["conventional", "reordered"])
 def test_tensors_live_at_once_never_share_bytes(path, order):
     plan = plan_memory(Model.load(path), CFG, None, order)
