@@ -10,8 +10,8 @@ simulator (``--steps``; its first loss checked against the golden model in the s
 
 Usage: python bench/memory.py [--steps 1] [--cores 8] [--config pulp-open] [--no-run]
                               [--json out.json]
-Exit status 1 when the reordered plan does not lower the peak of some model, or a deployed
-loss misses the golden model.
+Exit status 1 when the reordered plan raises the peak of some model, or a deployed loss misses
+the golden model (within ``trainlib.cli.rtol`` of the model's least precise format).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from trainlib import golden
+from trainlib.cli import rtol
 from trainlib.deploy import deploy, deploy_config, run_deployed
 from trainlib.memplan import ORDERS, plan_memory, sparse_forms
 from trainlib.model import Model
@@ -46,7 +47,8 @@ def golden_losses(model: Model, steps: int) -> list[float]:
     p = model.initial_params()
     out = []
     for _ in range(steps):
-        loss, p = golden.train_step(model, p, x, t)
+        # summing in binary32 where the 16-bit kernels do (vfdotpex), as trainlib train checks
+        loss, p = golden.train_step(model, p, x, t, wide_acc=True)
         out.append(loss)
     return out
 
@@ -83,7 +85,8 @@ def main() -> int:
                 t0 = time.perf_counter()
                 run = run_deployed(deploy(m, args.steps, config=cfg, order=order))
                 secs = time.perf_counter() - t0
-                ok = bool(np.allclose(run.losses, golden_losses(m, args.steps), rtol=1e-5))
+                tol = max(rtol(f) for f in m.precisions)     # the model's least precise format
+                ok = bool(np.allclose(run.losses, golden_losses(m, args.steps), rtol=tol))
                 failed |= not ok
                 cyc = int(run.step_cycles()[-1])
                 cells = [f"{cyc:,}", "match" if ok else "MISMATCH", f"{secs:.1f}"]
@@ -93,10 +96,12 @@ def main() -> int:
                       f"{total:,}", f"{change:+.1f} %", *cells)
             rows.append(row)
         conv, reord = rows[0]["total"], rows[1]["total"]
-        if not reord < conv:
+        if reord > conv:
             failed = True
-            console.print(f"[red]{base.name}: the reordered plan does not lower the peak "
+            console.print(f"[red]{base.name}: the reordered plan raises the peak "
                           f"({reord:,} vs {conv:,} bytes)[/red]")
+        elif reord == conv:
+            console.print(f"{base.name}: the reordered plan has the same peak ({conv:,} bytes)")
         console.print(t)
         console.print(f"{base.name}: reordered updates lower the peak from {conv:,} to "
                       f"{reord:,} bytes ({100.0 * (conv - reord) / conv:.1f} % less)",
