@@ -35,9 +35,9 @@ fill the f registers; 4 x 6 is the largest block here.
 Unrolling and the instruction cache: 2 x 4 and smaller blocks take 4 k pairs per loop
 iteration, 6 x 4 takes 2 (``uk=2``); with 8 pairs (about 280 instructions) every pass refilled
 lines of the 512-byte L0 instruction cache of a core and 64x64x64 ran a third slower with the
-cache than with ideal fetch.  The main strips of 4 x 4 (x4) and 4 x 6 (x2) are
+cache than with ideal fetch.  The main strips of 4 x 4 (x4), 4 x 6 and 6 x 4 (x2) are
 ``HResidentStrip`` routines: their whole block loop (K loop, zeroing, pointer moves, packed
-stores: 31 and 30 lines of 16 bytes) stays in the L0, and the cores are skewed only after a
+stores: 30 or 31 lines of 16 bytes) stays in the L0, and the cores are skewed only after a
 warm-up pass over it.  x4 of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room
 for the block's other code.
 
@@ -702,10 +702,11 @@ FAMILIES = (
         "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs), 2 pairs per loop "
         "iteration.  The block loop (HResidentStrip) stays in the L0 instruction cache.  "
         "Leftover columns (M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
-    Fp16Family(6, 4, uk=2, scheduling=(
+    Fp16ResidentFamily(6, 4, uk=2, scheduling=(
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
-        "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
-        "4-, 2-, 1-row strips.")),
+        "pairs streamed through a rotating pool of 4 registers, 2 pairs per loop iteration.  "
+        "The block loop (HResidentStrip) stays in the L0 instruction cache.  Leftover rows "
+        "(N % 6) go to 4-, 2-, 1-row strips.")),
     Fp16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
     Fp16LaneFamily(4, 6, uk=2, scheduling=(

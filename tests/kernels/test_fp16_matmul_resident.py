@@ -1,5 +1,5 @@
 """The binary16 kernels whose main strip keeps its block loop in the L0 instruction cache
-(``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: mmh_4x4, mmh_4x6).
+(``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: mmh_4x4, mmh_4x6, mmh_6x4).
 
 The Latin-square shapes of ``test_matmul_fp16`` are too small to reach that routine's warm-up
 pass (at least 2^12 MACs per call) and mostly take its fallback; these shapes reach every path
@@ -39,7 +39,8 @@ SHAPES = [
 
 
 def test_the_resident_kernels_are_in_the_catalogue():
-    assert sorted(RESIDENT) == ["mmh_4x4_m", "mmh_4x4_n", "mmh_4x6_m", "mmh_4x6_n"]
+    assert sorted(RESIDENT) == ["mmh_4x4_m", "mmh_4x4_n", "mmh_4x6_m", "mmh_4x6_n",
+                                "mmh_6x4_m", "mmh_6x4_n"]
 
 
 @pytest.mark.parametrize("name", sorted(RESIDENT))
