@@ -274,6 +274,251 @@ mmh_4x4_done:
     addi sp, sp, 112
     ret
 
+# mmh_4x4_4x4_t1_general: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
+# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 56 instructions for 64 MACs
+# (double operand registers, 0 load-use stalls).
+mmh_4x4_4x4_t1_general:
+    lp.setup x1, a5, mmh_4x4_4x4_t1_general_blk_end
+    srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
+    srli t5, t6, 1
+    andi t6, t6, 1
+    mv a0, a4
+    bnez s3, mmh_4x4_4x4_t1_general_ldc
+    fmv.w.x f0, zero
+    fmv.w.x f1, zero
+    fmv.w.x f2, zero
+    fmv.w.x f3, zero
+    fmv.w.x f4, zero
+    fmv.w.x f5, zero
+    fmv.w.x f6, zero
+    fmv.w.x f7, zero
+    fmv.w.x f8, zero
+    fmv.w.x f9, zero
+    fmv.w.x f10, zero
+    fmv.w.x f11, zero
+    fmv.w.x f12, zero
+    fmv.w.x f13, zero
+    fmv.w.x f14, zero
+    fmv.w.x f15, zero
+    j mmh_4x4_4x4_t1_general_ptrs
+mmh_4x4_4x4_t1_general_ldc:               # accumulate: from C
+    flh f0, 0(a0)
+    fcvt.s.h f0, f0
+    flh f1, 2(a0)
+    fcvt.s.h f1, f1
+    flh f2, 4(a0)
+    fcvt.s.h f2, f2
+    flh f3, 6(a0)
+    fcvt.s.h f3, f3
+    add a0, a0, s2
+    flh f4, 0(a0)
+    fcvt.s.h f4, f4
+    flh f5, 2(a0)
+    fcvt.s.h f5, f5
+    flh f6, 4(a0)
+    fcvt.s.h f6, f6
+    flh f7, 6(a0)
+    fcvt.s.h f7, f7
+    add a0, a0, s2
+    flh f8, 0(a0)
+    fcvt.s.h f8, f8
+    flh f9, 2(a0)
+    fcvt.s.h f9, f9
+    flh f10, 4(a0)
+    fcvt.s.h f10, f10
+    flh f11, 6(a0)
+    fcvt.s.h f11, f11
+    add a0, a0, s2
+    flh f12, 0(a0)
+    fcvt.s.h f12, f12
+    flh f13, 2(a0)
+    fcvt.s.h f13, f13
+    flh f14, 4(a0)
+    fcvt.s.h f14, f14
+    flh f15, 6(a0)
+    fcvt.s.h f15, f15
+mmh_4x4_4x4_t1_general_ptrs:
+    mv a0, a2
+    add a1, a0, s1
+    add a5, a1, s1
+    add a6, a5, s1
+    mv a7, a3
+    add t0, a7, s1
+    add t1, t0, s1
+    add t2, t1, s1
+    add a3, t2, s1
+    beqz t5, mmh_4x4_4x4_t1_general_rest
+    lp.setup x0, t5, mmh_4x4_4x4_t1_general_main_end
+    flw f16, 0(a0)
+    flw f17, 0(a1)
+    flw f18, 0(a5)
+    flw f19, 0(a6)
+    flw f24, 0(a7)
+    flw f25, 0(t0)
+    flw f26, 0(t1)
+    flw f27, 0(t2)
+    flw f20, 4(a0)
+    flw f21, 4(a1)
+    flw f22, 4(a5)
+    flw f23, 4(a6)
+    flw f28, 4(a7)
+    flw f29, 4(t0)
+    flw f30, 4(t1)
+    flw f31, 4(t2)
+    vfdotpex.s.h f0, f16, f24
+    vfdotpex.s.h f4, f17, f24
+    vfdotpex.s.h f8, f18, f24
+    vfdotpex.s.h f12, f19, f24
+    vfdotpex.s.h f1, f16, f25
+    vfdotpex.s.h f5, f17, f25
+    vfdotpex.s.h f9, f18, f25
+    vfdotpex.s.h f13, f19, f25
+    vfdotpex.s.h f2, f16, f26
+    vfdotpex.s.h f6, f17, f26
+    vfdotpex.s.h f10, f18, f26
+    vfdotpex.s.h f14, f19, f26
+    vfdotpex.s.h f3, f16, f27
+    vfdotpex.s.h f7, f17, f27
+    vfdotpex.s.h f11, f18, f27
+    vfdotpex.s.h f15, f19, f27
+    vfdotpex.s.h f0, f20, f28
+    vfdotpex.s.h f4, f21, f28
+    vfdotpex.s.h f8, f22, f28
+    vfdotpex.s.h f12, f23, f28
+    vfdotpex.s.h f1, f20, f29
+    vfdotpex.s.h f5, f21, f29
+    vfdotpex.s.h f9, f22, f29
+    vfdotpex.s.h f13, f23, f29
+    vfdotpex.s.h f2, f20, f30
+    vfdotpex.s.h f6, f21, f30
+    vfdotpex.s.h f10, f22, f30
+    vfdotpex.s.h f14, f23, f30
+    vfdotpex.s.h f3, f20, f31
+    vfdotpex.s.h f7, f21, f31
+    vfdotpex.s.h f11, f22, f31
+    vfdotpex.s.h f15, f23, f31
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+mmh_4x4_4x4_t1_general_main_end:
+    addi t2, t2, 8
+mmh_4x4_4x4_t1_general_rest:
+    beqz t6, mmh_4x4_4x4_t1_general_tail
+    lp.setup x0, t6, mmh_4x4_4x4_t1_general_rest_end
+    flw f16, 0(a0)
+    flw f17, 0(a1)
+    flw f18, 0(a5)
+    flw f19, 0(a6)
+    flw f24, 0(a7)
+    flw f25, 0(t0)
+    flw f26, 0(t1)
+    flw f27, 0(t2)
+    vfdotpex.s.h f0, f16, f24
+    vfdotpex.s.h f4, f17, f24
+    vfdotpex.s.h f8, f18, f24
+    vfdotpex.s.h f12, f19, f24
+    vfdotpex.s.h f1, f16, f25
+    vfdotpex.s.h f5, f17, f25
+    vfdotpex.s.h f9, f18, f25
+    vfdotpex.s.h f13, f19, f25
+    vfdotpex.s.h f2, f16, f26
+    vfdotpex.s.h f6, f17, f26
+    vfdotpex.s.h f10, f18, f26
+    vfdotpex.s.h f14, f19, f26
+    vfdotpex.s.h f3, f16, f27
+    vfdotpex.s.h f7, f17, f27
+    vfdotpex.s.h f11, f18, f27
+    vfdotpex.s.h f15, f19, f27
+    addi a0, a0, 4
+    addi a1, a1, 4
+    addi a5, a5, 4
+    addi a6, a6, 4
+    addi a7, a7, 4
+    addi t0, t0, 4
+    addi t1, t1, 4
+mmh_4x4_4x4_t1_general_rest_end:
+    addi t2, t2, 4
+mmh_4x4_4x4_t1_general_tail:                # K odd: the last k, upper lanes zero
+    andi t5, s0, 1
+    beqz t5, mmh_4x4_4x4_t1_general_store
+    lhu t5, 0(a0)
+    fmv.w.x f16, t5
+    lhu t5, 0(a1)
+    fmv.w.x f17, t5
+    lhu t5, 0(a5)
+    fmv.w.x f18, t5
+    lhu t5, 0(a6)
+    fmv.w.x f19, t5
+    lhu t5, 0(a7)
+    fmv.w.x f20, t5
+    vfdotpex.s.h f0, f16, f20
+    vfdotpex.s.h f4, f17, f20
+    vfdotpex.s.h f8, f18, f20
+    vfdotpex.s.h f12, f19, f20
+    lhu t5, 0(t0)
+    fmv.w.x f20, t5
+    vfdotpex.s.h f1, f16, f20
+    vfdotpex.s.h f5, f17, f20
+    vfdotpex.s.h f9, f18, f20
+    vfdotpex.s.h f13, f19, f20
+    lhu t5, 0(t1)
+    fmv.w.x f20, t5
+    vfdotpex.s.h f2, f16, f20
+    vfdotpex.s.h f6, f17, f20
+    vfdotpex.s.h f10, f18, f20
+    vfdotpex.s.h f14, f19, f20
+    lhu t5, 0(t2)
+    fmv.w.x f20, t5
+    vfdotpex.s.h f3, f16, f20
+    vfdotpex.s.h f7, f17, f20
+    vfdotpex.s.h f11, f18, f20
+    vfdotpex.s.h f15, f19, f20
+mmh_4x4_4x4_t1_general_store:
+    mv a0, a4
+    fcvt.h.s f0, f0
+    fsh f0, 0(a0)
+    fcvt.h.s f1, f1
+    fsh f1, 2(a0)
+    fcvt.h.s f2, f2
+    fsh f2, 4(a0)
+    fcvt.h.s f3, f3
+    fsh f3, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f4, f4
+    fsh f4, 0(a0)
+    fcvt.h.s f5, f5
+    fsh f5, 2(a0)
+    fcvt.h.s f6, f6
+    fsh f6, 4(a0)
+    fcvt.h.s f7, f7
+    fsh f7, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f8, f8
+    fsh f8, 0(a0)
+    fcvt.h.s f9, f9
+    fsh f9, 2(a0)
+    fcvt.h.s f10, f10
+    fsh f10, 4(a0)
+    fcvt.h.s f11, f11
+    fsh f11, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f12, f12
+    fsh f12, 0(a0)
+    fcvt.h.s f13, f13
+    fsh f13, 2(a0)
+    fcvt.h.s f14, f14
+    fsh f14, 4(a0)
+    fcvt.h.s f15, f15
+    fsh f15, 6(a0)
+mmh_4x4_4x4_t1_general_blk_end:
+    addi a4, a4, 8
+    ret
+
 # mmh_4x4_4x4_t1: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x4: 104 instructions for 128 MACs
@@ -653,250 +898,6 @@ mmh_4x4_4x4_t1_blk_last:
     lw s1, 4(sp)
     lw ra, 8(sp)
     addi sp, sp, 144
-    ret
-# mmh_4x4_4x4_t1_general: 4 x 4 blocks; C[i..i+4, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
-# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 56 instructions for 64 MACs
-# (double operand registers, 0 load-use stalls).
-mmh_4x4_4x4_t1_general:
-    lp.setup x1, a5, mmh_4x4_4x4_t1_general_blk_end
-    srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
-    srli t5, t6, 1
-    andi t6, t6, 1
-    mv a0, a4
-    bnez s3, mmh_4x4_4x4_t1_general_ldc
-    fmv.w.x f0, zero
-    fmv.w.x f1, zero
-    fmv.w.x f2, zero
-    fmv.w.x f3, zero
-    fmv.w.x f4, zero
-    fmv.w.x f5, zero
-    fmv.w.x f6, zero
-    fmv.w.x f7, zero
-    fmv.w.x f8, zero
-    fmv.w.x f9, zero
-    fmv.w.x f10, zero
-    fmv.w.x f11, zero
-    fmv.w.x f12, zero
-    fmv.w.x f13, zero
-    fmv.w.x f14, zero
-    fmv.w.x f15, zero
-    j mmh_4x4_4x4_t1_general_ptrs
-mmh_4x4_4x4_t1_general_ldc:               # accumulate: from C
-    flh f0, 0(a0)
-    fcvt.s.h f0, f0
-    flh f1, 2(a0)
-    fcvt.s.h f1, f1
-    flh f2, 4(a0)
-    fcvt.s.h f2, f2
-    flh f3, 6(a0)
-    fcvt.s.h f3, f3
-    add a0, a0, s2
-    flh f4, 0(a0)
-    fcvt.s.h f4, f4
-    flh f5, 2(a0)
-    fcvt.s.h f5, f5
-    flh f6, 4(a0)
-    fcvt.s.h f6, f6
-    flh f7, 6(a0)
-    fcvt.s.h f7, f7
-    add a0, a0, s2
-    flh f8, 0(a0)
-    fcvt.s.h f8, f8
-    flh f9, 2(a0)
-    fcvt.s.h f9, f9
-    flh f10, 4(a0)
-    fcvt.s.h f10, f10
-    flh f11, 6(a0)
-    fcvt.s.h f11, f11
-    add a0, a0, s2
-    flh f12, 0(a0)
-    fcvt.s.h f12, f12
-    flh f13, 2(a0)
-    fcvt.s.h f13, f13
-    flh f14, 4(a0)
-    fcvt.s.h f14, f14
-    flh f15, 6(a0)
-    fcvt.s.h f15, f15
-mmh_4x4_4x4_t1_general_ptrs:
-    mv a0, a2
-    add a1, a0, s1
-    add a5, a1, s1
-    add a6, a5, s1
-    mv a7, a3
-    add t0, a7, s1
-    add t1, t0, s1
-    add t2, t1, s1
-    add a3, t2, s1
-    beqz t5, mmh_4x4_4x4_t1_general_rest
-    lp.setup x0, t5, mmh_4x4_4x4_t1_general_main_end
-    flw f16, 0(a0)
-    flw f17, 0(a1)
-    flw f18, 0(a5)
-    flw f19, 0(a6)
-    flw f24, 0(a7)
-    flw f25, 0(t0)
-    flw f26, 0(t1)
-    flw f27, 0(t2)
-    flw f20, 4(a0)
-    flw f21, 4(a1)
-    flw f22, 4(a5)
-    flw f23, 4(a6)
-    flw f28, 4(a7)
-    flw f29, 4(t0)
-    flw f30, 4(t1)
-    flw f31, 4(t2)
-    vfdotpex.s.h f0, f16, f24
-    vfdotpex.s.h f4, f17, f24
-    vfdotpex.s.h f8, f18, f24
-    vfdotpex.s.h f12, f19, f24
-    vfdotpex.s.h f1, f16, f25
-    vfdotpex.s.h f5, f17, f25
-    vfdotpex.s.h f9, f18, f25
-    vfdotpex.s.h f13, f19, f25
-    vfdotpex.s.h f2, f16, f26
-    vfdotpex.s.h f6, f17, f26
-    vfdotpex.s.h f10, f18, f26
-    vfdotpex.s.h f14, f19, f26
-    vfdotpex.s.h f3, f16, f27
-    vfdotpex.s.h f7, f17, f27
-    vfdotpex.s.h f11, f18, f27
-    vfdotpex.s.h f15, f19, f27
-    vfdotpex.s.h f0, f20, f28
-    vfdotpex.s.h f4, f21, f28
-    vfdotpex.s.h f8, f22, f28
-    vfdotpex.s.h f12, f23, f28
-    vfdotpex.s.h f1, f20, f29
-    vfdotpex.s.h f5, f21, f29
-    vfdotpex.s.h f9, f22, f29
-    vfdotpex.s.h f13, f23, f29
-    vfdotpex.s.h f2, f20, f30
-    vfdotpex.s.h f6, f21, f30
-    vfdotpex.s.h f10, f22, f30
-    vfdotpex.s.h f14, f23, f30
-    vfdotpex.s.h f3, f20, f31
-    vfdotpex.s.h f7, f21, f31
-    vfdotpex.s.h f11, f22, f31
-    vfdotpex.s.h f15, f23, f31
-    addi a0, a0, 8
-    addi a1, a1, 8
-    addi a5, a5, 8
-    addi a6, a6, 8
-    addi a7, a7, 8
-    addi t0, t0, 8
-    addi t1, t1, 8
-mmh_4x4_4x4_t1_general_main_end:
-    addi t2, t2, 8
-mmh_4x4_4x4_t1_general_rest:
-    beqz t6, mmh_4x4_4x4_t1_general_tail
-    lp.setup x0, t6, mmh_4x4_4x4_t1_general_rest_end
-    flw f16, 0(a0)
-    flw f17, 0(a1)
-    flw f18, 0(a5)
-    flw f19, 0(a6)
-    flw f24, 0(a7)
-    flw f25, 0(t0)
-    flw f26, 0(t1)
-    flw f27, 0(t2)
-    vfdotpex.s.h f0, f16, f24
-    vfdotpex.s.h f4, f17, f24
-    vfdotpex.s.h f8, f18, f24
-    vfdotpex.s.h f12, f19, f24
-    vfdotpex.s.h f1, f16, f25
-    vfdotpex.s.h f5, f17, f25
-    vfdotpex.s.h f9, f18, f25
-    vfdotpex.s.h f13, f19, f25
-    vfdotpex.s.h f2, f16, f26
-    vfdotpex.s.h f6, f17, f26
-    vfdotpex.s.h f10, f18, f26
-    vfdotpex.s.h f14, f19, f26
-    vfdotpex.s.h f3, f16, f27
-    vfdotpex.s.h f7, f17, f27
-    vfdotpex.s.h f11, f18, f27
-    vfdotpex.s.h f15, f19, f27
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
-mmh_4x4_4x4_t1_general_rest_end:
-    addi t2, t2, 4
-mmh_4x4_4x4_t1_general_tail:                # K odd: the last k, upper lanes zero
-    andi t5, s0, 1
-    beqz t5, mmh_4x4_4x4_t1_general_store
-    lhu t5, 0(a0)
-    fmv.w.x f16, t5
-    lhu t5, 0(a1)
-    fmv.w.x f17, t5
-    lhu t5, 0(a5)
-    fmv.w.x f18, t5
-    lhu t5, 0(a6)
-    fmv.w.x f19, t5
-    lhu t5, 0(a7)
-    fmv.w.x f20, t5
-    vfdotpex.s.h f0, f16, f20
-    vfdotpex.s.h f4, f17, f20
-    vfdotpex.s.h f8, f18, f20
-    vfdotpex.s.h f12, f19, f20
-    lhu t5, 0(t0)
-    fmv.w.x f20, t5
-    vfdotpex.s.h f1, f16, f20
-    vfdotpex.s.h f5, f17, f20
-    vfdotpex.s.h f9, f18, f20
-    vfdotpex.s.h f13, f19, f20
-    lhu t5, 0(t1)
-    fmv.w.x f20, t5
-    vfdotpex.s.h f2, f16, f20
-    vfdotpex.s.h f6, f17, f20
-    vfdotpex.s.h f10, f18, f20
-    vfdotpex.s.h f14, f19, f20
-    lhu t5, 0(t2)
-    fmv.w.x f20, t5
-    vfdotpex.s.h f3, f16, f20
-    vfdotpex.s.h f7, f17, f20
-    vfdotpex.s.h f11, f18, f20
-    vfdotpex.s.h f15, f19, f20
-mmh_4x4_4x4_t1_general_store:
-    mv a0, a4
-    fcvt.h.s f0, f0
-    fsh f0, 0(a0)
-    fcvt.h.s f1, f1
-    fsh f1, 2(a0)
-    fcvt.h.s f2, f2
-    fsh f2, 4(a0)
-    fcvt.h.s f3, f3
-    fsh f3, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f4, f4
-    fsh f4, 0(a0)
-    fcvt.h.s f5, f5
-    fsh f5, 2(a0)
-    fcvt.h.s f6, f6
-    fsh f6, 4(a0)
-    fcvt.h.s f7, f7
-    fsh f7, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f8, f8
-    fsh f8, 0(a0)
-    fcvt.h.s f9, f9
-    fsh f9, 2(a0)
-    fcvt.h.s f10, f10
-    fsh f10, 4(a0)
-    fcvt.h.s f11, f11
-    fsh f11, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f12, f12
-    fsh f12, 0(a0)
-    fcvt.h.s f13, f13
-    fsh f13, 2(a0)
-    fcvt.h.s f14, f14
-    fsh f14, 4(a0)
-    fcvt.h.s f15, f15
-    fsh f15, 6(a0)
-mmh_4x4_4x4_t1_general_blk_end:
-    addi a4, a4, 8
     ret
 
 # mmh_4x4_4x2_t1: 4 x 2 blocks; C[i..i+4, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32

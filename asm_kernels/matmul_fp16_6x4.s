@@ -307,6 +307,343 @@ mmh_6x4_done:
     addi sp, sp, 112
     ret
 
+# mmh_6x4_6x4_t1_general: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
+# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
+# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 78 instructions for 96 MACs
+# (stream_a operand registers, 0 load-use stalls).
+mmh_6x4_6x4_t1_general:
+    lp.setup x1, a5, mmh_6x4_6x4_t1_general_blk_end
+    srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
+    srli t5, t6, 1
+    andi t6, t6, 1
+    mv a0, a4
+    bnez s3, mmh_6x4_6x4_t1_general_ldc
+    fmv.w.x f0, zero
+    fmv.w.x f1, zero
+    fmv.w.x f2, zero
+    fmv.w.x f3, zero
+    fmv.w.x f4, zero
+    fmv.w.x f5, zero
+    fmv.w.x f6, zero
+    fmv.w.x f7, zero
+    fmv.w.x f8, zero
+    fmv.w.x f9, zero
+    fmv.w.x f10, zero
+    fmv.w.x f11, zero
+    fmv.w.x f12, zero
+    fmv.w.x f13, zero
+    fmv.w.x f14, zero
+    fmv.w.x f15, zero
+    fmv.w.x f16, zero
+    fmv.w.x f17, zero
+    fmv.w.x f18, zero
+    fmv.w.x f19, zero
+    fmv.w.x f20, zero
+    fmv.w.x f21, zero
+    fmv.w.x f22, zero
+    fmv.w.x f23, zero
+    j mmh_6x4_6x4_t1_general_ptrs
+mmh_6x4_6x4_t1_general_ldc:               # accumulate: from C
+    flh f0, 0(a0)
+    fcvt.s.h f0, f0
+    flh f1, 2(a0)
+    fcvt.s.h f1, f1
+    flh f2, 4(a0)
+    fcvt.s.h f2, f2
+    flh f3, 6(a0)
+    fcvt.s.h f3, f3
+    add a0, a0, s2
+    flh f4, 0(a0)
+    fcvt.s.h f4, f4
+    flh f5, 2(a0)
+    fcvt.s.h f5, f5
+    flh f6, 4(a0)
+    fcvt.s.h f6, f6
+    flh f7, 6(a0)
+    fcvt.s.h f7, f7
+    add a0, a0, s2
+    flh f8, 0(a0)
+    fcvt.s.h f8, f8
+    flh f9, 2(a0)
+    fcvt.s.h f9, f9
+    flh f10, 4(a0)
+    fcvt.s.h f10, f10
+    flh f11, 6(a0)
+    fcvt.s.h f11, f11
+    add a0, a0, s2
+    flh f12, 0(a0)
+    fcvt.s.h f12, f12
+    flh f13, 2(a0)
+    fcvt.s.h f13, f13
+    flh f14, 4(a0)
+    fcvt.s.h f14, f14
+    flh f15, 6(a0)
+    fcvt.s.h f15, f15
+    add a0, a0, s2
+    flh f16, 0(a0)
+    fcvt.s.h f16, f16
+    flh f17, 2(a0)
+    fcvt.s.h f17, f17
+    flh f18, 4(a0)
+    fcvt.s.h f18, f18
+    flh f19, 6(a0)
+    fcvt.s.h f19, f19
+    add a0, a0, s2
+    flh f20, 0(a0)
+    fcvt.s.h f20, f20
+    flh f21, 2(a0)
+    fcvt.s.h f21, f21
+    flh f22, 4(a0)
+    fcvt.s.h f22, f22
+    flh f23, 6(a0)
+    fcvt.s.h f23, f23
+mmh_6x4_6x4_t1_general_ptrs:
+    mv a0, a2
+    add a1, a0, s1
+    add a5, a1, s1
+    add a6, a5, s1
+    add a7, a6, s1
+    add t0, a7, s1
+    mv t1, a3
+    add t2, t1, s1
+    add t3, t2, s1
+    add t4, t3, s1
+    add a3, t4, s1
+    beqz t5, mmh_6x4_6x4_t1_general_rest
+    lp.setup x0, t5, mmh_6x4_6x4_t1_general_main_end
+    flw f24, 0(t1)
+    flw f25, 0(t2)
+    flw f26, 0(t3)
+    flw f27, 0(t4)
+    flw f28, 0(a0)
+    flw f29, 0(a1)
+    flw f30, 0(a5)
+    flw f31, 0(a6)
+    vfdotpex.s.h f0, f28, f24
+    vfdotpex.s.h f1, f28, f25
+    vfdotpex.s.h f2, f28, f26
+    vfdotpex.s.h f3, f28, f27
+    flw f28, 0(a7)
+    vfdotpex.s.h f4, f29, f24
+    vfdotpex.s.h f5, f29, f25
+    vfdotpex.s.h f6, f29, f26
+    vfdotpex.s.h f7, f29, f27
+    flw f29, 0(t0)
+    vfdotpex.s.h f8, f30, f24
+    vfdotpex.s.h f9, f30, f25
+    vfdotpex.s.h f10, f30, f26
+    vfdotpex.s.h f11, f30, f27
+    flw f30, 4(a0)
+    vfdotpex.s.h f12, f31, f24
+    vfdotpex.s.h f13, f31, f25
+    vfdotpex.s.h f14, f31, f26
+    vfdotpex.s.h f15, f31, f27
+    flw f31, 4(a1)
+    vfdotpex.s.h f16, f28, f24
+    vfdotpex.s.h f17, f28, f25
+    vfdotpex.s.h f18, f28, f26
+    vfdotpex.s.h f19, f28, f27
+    flw f28, 4(a5)
+    vfdotpex.s.h f20, f29, f24
+    flw f24, 4(t1)
+    vfdotpex.s.h f21, f29, f25
+    flw f25, 4(t2)
+    vfdotpex.s.h f22, f29, f26
+    flw f26, 4(t3)
+    vfdotpex.s.h f23, f29, f27
+    flw f27, 4(t4)
+    flw f29, 4(a6)
+    vfdotpex.s.h f0, f30, f24
+    vfdotpex.s.h f1, f30, f25
+    vfdotpex.s.h f2, f30, f26
+    vfdotpex.s.h f3, f30, f27
+    flw f30, 4(a7)
+    vfdotpex.s.h f4, f31, f24
+    vfdotpex.s.h f5, f31, f25
+    vfdotpex.s.h f6, f31, f26
+    vfdotpex.s.h f7, f31, f27
+    flw f31, 4(t0)
+    vfdotpex.s.h f8, f28, f24
+    vfdotpex.s.h f9, f28, f25
+    vfdotpex.s.h f10, f28, f26
+    vfdotpex.s.h f11, f28, f27
+    vfdotpex.s.h f12, f29, f24
+    vfdotpex.s.h f13, f29, f25
+    vfdotpex.s.h f14, f29, f26
+    vfdotpex.s.h f15, f29, f27
+    vfdotpex.s.h f16, f30, f24
+    vfdotpex.s.h f17, f30, f25
+    vfdotpex.s.h f18, f30, f26
+    vfdotpex.s.h f19, f30, f27
+    vfdotpex.s.h f20, f31, f24
+    vfdotpex.s.h f21, f31, f25
+    vfdotpex.s.h f22, f31, f26
+    vfdotpex.s.h f23, f31, f27
+    addi a0, a0, 8
+    addi a1, a1, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    addi t0, t0, 8
+    addi t1, t1, 8
+    addi t2, t2, 8
+    addi t3, t3, 8
+mmh_6x4_6x4_t1_general_main_end:
+    addi t4, t4, 8
+mmh_6x4_6x4_t1_general_rest:
+    beqz t6, mmh_6x4_6x4_t1_general_tail
+    lp.setup x0, t6, mmh_6x4_6x4_t1_general_rest_end
+    flw f24, 0(t1)
+    flw f25, 0(t2)
+    flw f26, 0(t3)
+    flw f27, 0(t4)
+    flw f28, 0(a0)
+    flw f29, 0(a1)
+    flw f30, 0(a5)
+    flw f31, 0(a6)
+    vfdotpex.s.h f0, f28, f24
+    vfdotpex.s.h f1, f28, f25
+    vfdotpex.s.h f2, f28, f26
+    vfdotpex.s.h f3, f28, f27
+    flw f28, 0(a7)
+    vfdotpex.s.h f4, f29, f24
+    vfdotpex.s.h f5, f29, f25
+    vfdotpex.s.h f6, f29, f26
+    vfdotpex.s.h f7, f29, f27
+    flw f29, 0(t0)
+    vfdotpex.s.h f8, f30, f24
+    vfdotpex.s.h f9, f30, f25
+    vfdotpex.s.h f10, f30, f26
+    vfdotpex.s.h f11, f30, f27
+    vfdotpex.s.h f12, f31, f24
+    vfdotpex.s.h f13, f31, f25
+    vfdotpex.s.h f14, f31, f26
+    vfdotpex.s.h f15, f31, f27
+    vfdotpex.s.h f16, f28, f24
+    vfdotpex.s.h f17, f28, f25
+    vfdotpex.s.h f18, f28, f26
+    vfdotpex.s.h f19, f28, f27
+    vfdotpex.s.h f20, f29, f24
+    vfdotpex.s.h f21, f29, f25
+    vfdotpex.s.h f22, f29, f26
+    vfdotpex.s.h f23, f29, f27
+    addi a0, a0, 4
+    addi a1, a1, 4
+    addi a5, a5, 4
+    addi a6, a6, 4
+    addi a7, a7, 4
+    addi t0, t0, 4
+    addi t1, t1, 4
+    addi t2, t2, 4
+    addi t3, t3, 4
+mmh_6x4_6x4_t1_general_rest_end:
+    addi t4, t4, 4
+mmh_6x4_6x4_t1_general_tail:                # K odd: the last k, upper lanes zero
+    andi t5, s0, 1
+    beqz t5, mmh_6x4_6x4_t1_general_store
+    lhu t5, 0(a0)
+    fmv.w.x f24, t5
+    lhu t5, 0(a1)
+    fmv.w.x f25, t5
+    lhu t5, 0(a5)
+    fmv.w.x f26, t5
+    lhu t5, 0(a6)
+    fmv.w.x f27, t5
+    lhu t5, 0(a7)
+    fmv.w.x f28, t5
+    lhu t5, 0(t0)
+    fmv.w.x f29, t5
+    lhu t5, 0(t1)
+    fmv.w.x f30, t5
+    vfdotpex.s.h f0, f24, f30
+    vfdotpex.s.h f4, f25, f30
+    vfdotpex.s.h f8, f26, f30
+    vfdotpex.s.h f12, f27, f30
+    vfdotpex.s.h f16, f28, f30
+    vfdotpex.s.h f20, f29, f30
+    lhu t5, 0(t2)
+    fmv.w.x f30, t5
+    vfdotpex.s.h f1, f24, f30
+    vfdotpex.s.h f5, f25, f30
+    vfdotpex.s.h f9, f26, f30
+    vfdotpex.s.h f13, f27, f30
+    vfdotpex.s.h f17, f28, f30
+    vfdotpex.s.h f21, f29, f30
+    lhu t5, 0(t3)
+    fmv.w.x f30, t5
+    vfdotpex.s.h f2, f24, f30
+    vfdotpex.s.h f6, f25, f30
+    vfdotpex.s.h f10, f26, f30
+    vfdotpex.s.h f14, f27, f30
+    vfdotpex.s.h f18, f28, f30
+    vfdotpex.s.h f22, f29, f30
+    lhu t5, 0(t4)
+    fmv.w.x f30, t5
+    vfdotpex.s.h f3, f24, f30
+    vfdotpex.s.h f7, f25, f30
+    vfdotpex.s.h f11, f26, f30
+    vfdotpex.s.h f15, f27, f30
+    vfdotpex.s.h f19, f28, f30
+    vfdotpex.s.h f23, f29, f30
+mmh_6x4_6x4_t1_general_store:
+    mv a0, a4
+    fcvt.h.s f0, f0
+    fsh f0, 0(a0)
+    fcvt.h.s f1, f1
+    fsh f1, 2(a0)
+    fcvt.h.s f2, f2
+    fsh f2, 4(a0)
+    fcvt.h.s f3, f3
+    fsh f3, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f4, f4
+    fsh f4, 0(a0)
+    fcvt.h.s f5, f5
+    fsh f5, 2(a0)
+    fcvt.h.s f6, f6
+    fsh f6, 4(a0)
+    fcvt.h.s f7, f7
+    fsh f7, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f8, f8
+    fsh f8, 0(a0)
+    fcvt.h.s f9, f9
+    fsh f9, 2(a0)
+    fcvt.h.s f10, f10
+    fsh f10, 4(a0)
+    fcvt.h.s f11, f11
+    fsh f11, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f12, f12
+    fsh f12, 0(a0)
+    fcvt.h.s f13, f13
+    fsh f13, 2(a0)
+    fcvt.h.s f14, f14
+    fsh f14, 4(a0)
+    fcvt.h.s f15, f15
+    fsh f15, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f16, f16
+    fsh f16, 0(a0)
+    fcvt.h.s f17, f17
+    fsh f17, 2(a0)
+    fcvt.h.s f18, f18
+    fsh f18, 4(a0)
+    fcvt.h.s f19, f19
+    fsh f19, 6(a0)
+    add a0, a0, s2
+    fcvt.h.s f20, f20
+    fsh f20, 0(a0)
+    fcvt.h.s f21, f21
+    fsh f21, 2(a0)
+    fcvt.h.s f22, f22
+    fsh f22, 4(a0)
+    fcvt.h.s f23, f23
+    fsh f23, 6(a0)
+mmh_6x4_6x4_t1_general_blk_end:
+    addi a4, a4, 8
+    ret
+
 # mmh_6x4_6x4_t1: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
 # in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
 # out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 78 instructions for 96 MACs
@@ -726,342 +1063,6 @@ mmh_6x4_6x4_t1_blk_last:
     lw s1, 4(sp)
     lw ra, 8(sp)
     addi sp, sp, 160
-    ret
-# mmh_6x4_6x4_t1_general: 6 x 4 blocks; C[i..i+6, j..j+4*nb] (+)= A . B^T in binary16, accumulated in binary32
-# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;
-# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x2: 78 instructions for 96 MACs
-# (stream_a operand registers, 0 load-use stalls).
-mmh_6x4_6x4_t1_general:
-    lp.setup x1, a5, mmh_6x4_6x4_t1_general_blk_end
-    srli t6, s0, 1             # k pairs (per block: the tail reuses t5)
-    srli t5, t6, 1
-    andi t6, t6, 1
-    mv a0, a4
-    bnez s3, mmh_6x4_6x4_t1_general_ldc
-    fmv.w.x f0, zero
-    fmv.w.x f1, zero
-    fmv.w.x f2, zero
-    fmv.w.x f3, zero
-    fmv.w.x f4, zero
-    fmv.w.x f5, zero
-    fmv.w.x f6, zero
-    fmv.w.x f7, zero
-    fmv.w.x f8, zero
-    fmv.w.x f9, zero
-    fmv.w.x f10, zero
-    fmv.w.x f11, zero
-    fmv.w.x f12, zero
-    fmv.w.x f13, zero
-    fmv.w.x f14, zero
-    fmv.w.x f15, zero
-    fmv.w.x f16, zero
-    fmv.w.x f17, zero
-    fmv.w.x f18, zero
-    fmv.w.x f19, zero
-    fmv.w.x f20, zero
-    fmv.w.x f21, zero
-    fmv.w.x f22, zero
-    fmv.w.x f23, zero
-    j mmh_6x4_6x4_t1_general_ptrs
-mmh_6x4_6x4_t1_general_ldc:               # accumulate: from C
-    flh f0, 0(a0)
-    fcvt.s.h f0, f0
-    flh f1, 2(a0)
-    fcvt.s.h f1, f1
-    flh f2, 4(a0)
-    fcvt.s.h f2, f2
-    flh f3, 6(a0)
-    fcvt.s.h f3, f3
-    add a0, a0, s2
-    flh f4, 0(a0)
-    fcvt.s.h f4, f4
-    flh f5, 2(a0)
-    fcvt.s.h f5, f5
-    flh f6, 4(a0)
-    fcvt.s.h f6, f6
-    flh f7, 6(a0)
-    fcvt.s.h f7, f7
-    add a0, a0, s2
-    flh f8, 0(a0)
-    fcvt.s.h f8, f8
-    flh f9, 2(a0)
-    fcvt.s.h f9, f9
-    flh f10, 4(a0)
-    fcvt.s.h f10, f10
-    flh f11, 6(a0)
-    fcvt.s.h f11, f11
-    add a0, a0, s2
-    flh f12, 0(a0)
-    fcvt.s.h f12, f12
-    flh f13, 2(a0)
-    fcvt.s.h f13, f13
-    flh f14, 4(a0)
-    fcvt.s.h f14, f14
-    flh f15, 6(a0)
-    fcvt.s.h f15, f15
-    add a0, a0, s2
-    flh f16, 0(a0)
-    fcvt.s.h f16, f16
-    flh f17, 2(a0)
-    fcvt.s.h f17, f17
-    flh f18, 4(a0)
-    fcvt.s.h f18, f18
-    flh f19, 6(a0)
-    fcvt.s.h f19, f19
-    add a0, a0, s2
-    flh f20, 0(a0)
-    fcvt.s.h f20, f20
-    flh f21, 2(a0)
-    fcvt.s.h f21, f21
-    flh f22, 4(a0)
-    fcvt.s.h f22, f22
-    flh f23, 6(a0)
-    fcvt.s.h f23, f23
-mmh_6x4_6x4_t1_general_ptrs:
-    mv a0, a2
-    add a1, a0, s1
-    add a5, a1, s1
-    add a6, a5, s1
-    add a7, a6, s1
-    add t0, a7, s1
-    mv t1, a3
-    add t2, t1, s1
-    add t3, t2, s1
-    add t4, t3, s1
-    add a3, t4, s1
-    beqz t5, mmh_6x4_6x4_t1_general_rest
-    lp.setup x0, t5, mmh_6x4_6x4_t1_general_main_end
-    flw f24, 0(t1)
-    flw f25, 0(t2)
-    flw f26, 0(t3)
-    flw f27, 0(t4)
-    flw f28, 0(a0)
-    flw f29, 0(a1)
-    flw f30, 0(a5)
-    flw f31, 0(a6)
-    vfdotpex.s.h f0, f28, f24
-    vfdotpex.s.h f1, f28, f25
-    vfdotpex.s.h f2, f28, f26
-    vfdotpex.s.h f3, f28, f27
-    flw f28, 0(a7)
-    vfdotpex.s.h f4, f29, f24
-    vfdotpex.s.h f5, f29, f25
-    vfdotpex.s.h f6, f29, f26
-    vfdotpex.s.h f7, f29, f27
-    flw f29, 0(t0)
-    vfdotpex.s.h f8, f30, f24
-    vfdotpex.s.h f9, f30, f25
-    vfdotpex.s.h f10, f30, f26
-    vfdotpex.s.h f11, f30, f27
-    flw f30, 4(a0)
-    vfdotpex.s.h f12, f31, f24
-    vfdotpex.s.h f13, f31, f25
-    vfdotpex.s.h f14, f31, f26
-    vfdotpex.s.h f15, f31, f27
-    flw f31, 4(a1)
-    vfdotpex.s.h f16, f28, f24
-    vfdotpex.s.h f17, f28, f25
-    vfdotpex.s.h f18, f28, f26
-    vfdotpex.s.h f19, f28, f27
-    flw f28, 4(a5)
-    vfdotpex.s.h f20, f29, f24
-    flw f24, 4(t1)
-    vfdotpex.s.h f21, f29, f25
-    flw f25, 4(t2)
-    vfdotpex.s.h f22, f29, f26
-    flw f26, 4(t3)
-    vfdotpex.s.h f23, f29, f27
-    flw f27, 4(t4)
-    flw f29, 4(a6)
-    vfdotpex.s.h f0, f30, f24
-    vfdotpex.s.h f1, f30, f25
-    vfdotpex.s.h f2, f30, f26
-    vfdotpex.s.h f3, f30, f27
-    flw f30, 4(a7)
-    vfdotpex.s.h f4, f31, f24
-    vfdotpex.s.h f5, f31, f25
-    vfdotpex.s.h f6, f31, f26
-    vfdotpex.s.h f7, f31, f27
-    flw f31, 4(t0)
-    vfdotpex.s.h f8, f28, f24
-    vfdotpex.s.h f9, f28, f25
-    vfdotpex.s.h f10, f28, f26
-    vfdotpex.s.h f11, f28, f27
-    vfdotpex.s.h f12, f29, f24
-    vfdotpex.s.h f13, f29, f25
-    vfdotpex.s.h f14, f29, f26
-    vfdotpex.s.h f15, f29, f27
-    vfdotpex.s.h f16, f30, f24
-    vfdotpex.s.h f17, f30, f25
-    vfdotpex.s.h f18, f30, f26
-    vfdotpex.s.h f19, f30, f27
-    vfdotpex.s.h f20, f31, f24
-    vfdotpex.s.h f21, f31, f25
-    vfdotpex.s.h f22, f31, f26
-    vfdotpex.s.h f23, f31, f27
-    addi a0, a0, 8
-    addi a1, a1, 8
-    addi a5, a5, 8
-    addi a6, a6, 8
-    addi a7, a7, 8
-    addi t0, t0, 8
-    addi t1, t1, 8
-    addi t2, t2, 8
-    addi t3, t3, 8
-mmh_6x4_6x4_t1_general_main_end:
-    addi t4, t4, 8
-mmh_6x4_6x4_t1_general_rest:
-    beqz t6, mmh_6x4_6x4_t1_general_tail
-    lp.setup x0, t6, mmh_6x4_6x4_t1_general_rest_end
-    flw f24, 0(t1)
-    flw f25, 0(t2)
-    flw f26, 0(t3)
-    flw f27, 0(t4)
-    flw f28, 0(a0)
-    flw f29, 0(a1)
-    flw f30, 0(a5)
-    flw f31, 0(a6)
-    vfdotpex.s.h f0, f28, f24
-    vfdotpex.s.h f1, f28, f25
-    vfdotpex.s.h f2, f28, f26
-    vfdotpex.s.h f3, f28, f27
-    flw f28, 0(a7)
-    vfdotpex.s.h f4, f29, f24
-    vfdotpex.s.h f5, f29, f25
-    vfdotpex.s.h f6, f29, f26
-    vfdotpex.s.h f7, f29, f27
-    flw f29, 0(t0)
-    vfdotpex.s.h f8, f30, f24
-    vfdotpex.s.h f9, f30, f25
-    vfdotpex.s.h f10, f30, f26
-    vfdotpex.s.h f11, f30, f27
-    vfdotpex.s.h f12, f31, f24
-    vfdotpex.s.h f13, f31, f25
-    vfdotpex.s.h f14, f31, f26
-    vfdotpex.s.h f15, f31, f27
-    vfdotpex.s.h f16, f28, f24
-    vfdotpex.s.h f17, f28, f25
-    vfdotpex.s.h f18, f28, f26
-    vfdotpex.s.h f19, f28, f27
-    vfdotpex.s.h f20, f29, f24
-    vfdotpex.s.h f21, f29, f25
-    vfdotpex.s.h f22, f29, f26
-    vfdotpex.s.h f23, f29, f27
-    addi a0, a0, 4
-    addi a1, a1, 4
-    addi a5, a5, 4
-    addi a6, a6, 4
-    addi a7, a7, 4
-    addi t0, t0, 4
-    addi t1, t1, 4
-    addi t2, t2, 4
-    addi t3, t3, 4
-mmh_6x4_6x4_t1_general_rest_end:
-    addi t4, t4, 4
-mmh_6x4_6x4_t1_general_tail:                # K odd: the last k, upper lanes zero
-    andi t5, s0, 1
-    beqz t5, mmh_6x4_6x4_t1_general_store
-    lhu t5, 0(a0)
-    fmv.w.x f24, t5
-    lhu t5, 0(a1)
-    fmv.w.x f25, t5
-    lhu t5, 0(a5)
-    fmv.w.x f26, t5
-    lhu t5, 0(a6)
-    fmv.w.x f27, t5
-    lhu t5, 0(a7)
-    fmv.w.x f28, t5
-    lhu t5, 0(t0)
-    fmv.w.x f29, t5
-    lhu t5, 0(t1)
-    fmv.w.x f30, t5
-    vfdotpex.s.h f0, f24, f30
-    vfdotpex.s.h f4, f25, f30
-    vfdotpex.s.h f8, f26, f30
-    vfdotpex.s.h f12, f27, f30
-    vfdotpex.s.h f16, f28, f30
-    vfdotpex.s.h f20, f29, f30
-    lhu t5, 0(t2)
-    fmv.w.x f30, t5
-    vfdotpex.s.h f1, f24, f30
-    vfdotpex.s.h f5, f25, f30
-    vfdotpex.s.h f9, f26, f30
-    vfdotpex.s.h f13, f27, f30
-    vfdotpex.s.h f17, f28, f30
-    vfdotpex.s.h f21, f29, f30
-    lhu t5, 0(t3)
-    fmv.w.x f30, t5
-    vfdotpex.s.h f2, f24, f30
-    vfdotpex.s.h f6, f25, f30
-    vfdotpex.s.h f10, f26, f30
-    vfdotpex.s.h f14, f27, f30
-    vfdotpex.s.h f18, f28, f30
-    vfdotpex.s.h f22, f29, f30
-    lhu t5, 0(t4)
-    fmv.w.x f30, t5
-    vfdotpex.s.h f3, f24, f30
-    vfdotpex.s.h f7, f25, f30
-    vfdotpex.s.h f11, f26, f30
-    vfdotpex.s.h f15, f27, f30
-    vfdotpex.s.h f19, f28, f30
-    vfdotpex.s.h f23, f29, f30
-mmh_6x4_6x4_t1_general_store:
-    mv a0, a4
-    fcvt.h.s f0, f0
-    fsh f0, 0(a0)
-    fcvt.h.s f1, f1
-    fsh f1, 2(a0)
-    fcvt.h.s f2, f2
-    fsh f2, 4(a0)
-    fcvt.h.s f3, f3
-    fsh f3, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f4, f4
-    fsh f4, 0(a0)
-    fcvt.h.s f5, f5
-    fsh f5, 2(a0)
-    fcvt.h.s f6, f6
-    fsh f6, 4(a0)
-    fcvt.h.s f7, f7
-    fsh f7, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f8, f8
-    fsh f8, 0(a0)
-    fcvt.h.s f9, f9
-    fsh f9, 2(a0)
-    fcvt.h.s f10, f10
-    fsh f10, 4(a0)
-    fcvt.h.s f11, f11
-    fsh f11, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f12, f12
-    fsh f12, 0(a0)
-    fcvt.h.s f13, f13
-    fsh f13, 2(a0)
-    fcvt.h.s f14, f14
-    fsh f14, 4(a0)
-    fcvt.h.s f15, f15
-    fsh f15, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f16, f16
-    fsh f16, 0(a0)
-    fcvt.h.s f17, f17
-    fsh f17, 2(a0)
-    fcvt.h.s f18, f18
-    fsh f18, 4(a0)
-    fcvt.h.s f19, f19
-    fsh f19, 6(a0)
-    add a0, a0, s2
-    fcvt.h.s f20, f20
-    fsh f20, 0(a0)
-    fcvt.h.s f21, f21
-    fsh f21, 2(a0)
-    fcvt.h.s f22, f22
-    fsh f22, 4(a0)
-    fcvt.h.s f23, f23
-    fsh f23, 6(a0)
-mmh_6x4_6x4_t1_general_blk_end:
-    addi a4, a4, 8
     ret
 
 # mmh_6x4_6x2_t1: 6 x 2 blocks; C[i..i+6, j..j+2*nb] (+)= A . B^T in binary16, accumulated in binary32

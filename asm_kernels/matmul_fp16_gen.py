@@ -336,7 +336,9 @@ class HResidentStrip(HStrip):
                   "    ret"]
         body = general.emit(prefix)
         glabel = general.label(prefix)
-        return lines + [ln.replace(glabel, gen) for ln in body[1:]]
+        # the general routine first, where an HStrip main strip sits in the other kernels (the
+        # fallback runs keep their code's layout, hence its cache behaviour)
+        return [ln.replace(glabel, gen) for ln in body] + lines
 
     def packed_stores(self, acc: list[list[str]]) -> list[str]:
         """The block's outputs to C (a4 on its first row, left on its last): per row, pairs
