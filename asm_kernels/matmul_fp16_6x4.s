@@ -806,10 +806,11 @@ mmh_6x4_6x4_t1_tail:                # K odd: the last k, upper lanes zero
 mmh_6x4_6x4_t1_warm:                # the run's first strip (s11 = trans_B = 1)
     mv s11, zero
     mul a7, a5, s0
-    li ra, 24
-    mul a7, a7, ra
+    mul a7, a7, s9
+    li ra, 4
+    mul a7, a7, ra              # MACs in the main blocks of the rows left
     srli a7, a7, 12
-    beqz a7, mmh_6x4_6x4_t1_start     # fewer than 2^12 MACs: neither
+    beqz a7, mmh_6x4_6x4_t1_start     # fewer than 2^12: neither
     sw a2, 20(sp)
     sw a3, 24(sp)
     sw a4, 28(sp)
@@ -1059,6 +1060,23 @@ mmh_6x4_6x4_t1_blk_last:
     add a4, a4, a6
     lw a7, 12(sp)
     bnez a7, mmh_6x4_6x4_t1_warmed
+    bnez s8, mmh_6x4_6x4_t1_ret         # leftover columns: back to the driver
+    addi a7, s9, -12
+    bltz a7, mmh_6x4_6x4_t1_ret
+    addi s9, s9, -6
+    lw s1, 4(sp)
+    li a7, 6
+    mul a7, a7, s1
+    add s4, s4, a7              # the driver's row strip: A, C u rows on
+    li a7, 6
+    mul a7, a7, s2
+    add s5, s5, a7
+    mv a2, s4
+    mv a3, s6
+    mv a4, s5
+    mv a5, s7
+    j mmh_6x4_6x4_t1_start
+mmh_6x4_6x4_t1_ret:
     lw s0, 0(sp)
     lw s1, 4(sp)
     lw ra, 8(sp)

@@ -199,7 +199,8 @@ class HResidentStrip(HStrip):
     a zeroed stack buffer, C on a scratch one, one K iteration), which brings every line of
     the per-block path into the L0 and the L1, and only then delays core c by ``skew`` x 3
     cycles per core id; from there on every core misses the same lines at the same point,
-    in the L1, and the spread holds.  Both are skipped below 2^12 MACs per call.
+    in the L1, and the spread holds.  Both are skipped below 2^12 MACs in the main blocks of
+    the driver's rows left (s9).
 
     The packed stores need C's rows on words (C and 2*M multiples of 4) and the K loop at
     least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
@@ -328,7 +329,9 @@ class HResidentStrip(HStrip):
         lines += [f"{name}_blk_last:",
                   f"    add a4, a4, {R_CNEXT}",
                   f"    lw a7, {F_WARM}(sp)",
-                  f"    bnez a7, {name}_warmed",
+                  f"    bnez a7, {name}_warmed"]
+        lines += self.next_row_strip(name)
+        lines += [f"{name}_ret:",
                   f"    lw s0, {F_S0}(sp)",
                   f"    lw s1, {F_S1}(sp)",
                   f"    lw ra, {F_RA}(sp)",
@@ -339,6 +342,31 @@ class HResidentStrip(HStrip):
         # the general routine first, where an HStrip main strip sits in the other kernels (the
         # fallback runs keep their code's layout, hence its cache behaviour)
         return [ln.replace(glabel, gen) for ln in body] + lines
+
+    def next_row_strip(self, name: str) -> list[str]:
+        """The driver's next call, made here: when the driver's rectangle has no leftover
+        columns (s8 = 0) and at least 2u rows left (s9), it would only move its A and C
+        pointers (s4, s5) u rows on, take u off s9 and call this routine again on the same
+        columns (B from s6, s7 blocks); doing that without returning keeps the driver's and
+        the set-up's lines out of the L0, which would evict lines of the block loop at each
+        call (``family_text`` checks the driver's code for that sequence)."""
+        u = self.u
+        return [f"    bnez s8, {name}_ret         # leftover columns: back to the driver",
+                f"    addi a7, s9, -{2 * u}",
+                f"    bltz a7, {name}_ret",
+                f"    addi s9, s9, -{u}",
+                f"    lw s1, {F_S1}(sp)",
+                f"    li a7, {u}",
+                "    mul a7, a7, s1",
+                "    add s4, s4, a7              # the driver's row strip: A, C u rows on",
+                f"    li a7, {u}",
+                "    mul a7, a7, s2",
+                "    add s5, s5, a7",
+                "    mv a2, s4",
+                "    mv a3, s6",
+                "    mv a4, s5",
+                "    mv a5, s7",
+                f"    j {name}_start"]
 
     def packed_stores(self, acc: list[list[str]]) -> list[str]:
         """The block's outputs to C (a4 on its first row, left on its last): per row, pairs
@@ -364,10 +392,11 @@ class HResidentStrip(HStrip):
         out = [f"{name}_warm:                # the run's first strip (s11 = trans_B = 1)",
                "    mv s11, zero",
                "    mul a7, a5, s0",
-               f"    li ra, {self.u * self.v}",
-               "    mul a7, a7, ra",
+               "    mul a7, a7, s9",
+               f"    li ra, {self.v}",
+               "    mul a7, a7, ra              # MACs in the main blocks of the rows left",
                f"    srli a7, a7, {SKEW_MIN_LOG2}",
-               f"    beqz a7, {name}_start     # fewer than 2^{SKEW_MIN_LOG2} MACs: neither"]
+               f"    beqz a7, {name}_start     # fewer than 2^{SKEW_MIN_LOG2}: neither"]
         out += [f"    sw {r}, {F_SAVE + 4 * i}(sp)" for i, r in enumerate(WARM_SAVED)]
         out += ["    csrr a7, fflags",
                 f"    sw a7, {F_FFLAGS}(sp)        # the pass leaves no flag behind",
@@ -793,6 +822,17 @@ def family_text(fam: Family) -> str:
     p = fam.prefix
     cover = text[text.index(f"\n{p}_cover_t1:"):text.index(f"\n{p}_done:")]
     assert "s11" not in cover, f"{p}: the driver uses s11 while covering the rectangle"
+    # HResidentStrip.next_row_strip repeats the driver's step between two main strips
+    main = HResidentStrip(fam.u, fam.v, 1, fam.uk).label(p)
+    rows = f"{p}_t1_rows{fam.u}"
+    step = [f"{rows}_strip:", "    mv a2, s4", "    mv a3, s6", "    mv a4, s5",
+            f"    beqz s7, {rows}_c{fam.v}", "    mv a5, s7", f"    jal {main}",
+            f"{rows}_c{fam.v}:", "    mv s10, s8"]
+    assert "\n".join(step) in cover, f"{p}: the driver's call of {main} changed"
+    after = cover[cover.index(f"{rows}_c1_skip:"):]
+    for ln in ("    add s4, s4, t0", "    add s5, s5, t0", f"    addi s9, s9, -{fam.u}",
+               f"    bgeu s9, t0, {rows}_strip"):
+        assert ln in after.split(f"{rows}_skip:")[0], f"{p}: the driver's row step changed"
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.startswith("# Start skew:"))
     end = lines.index("#", first)
