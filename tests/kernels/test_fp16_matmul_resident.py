@@ -70,7 +70,7 @@ def test_block_loop_fits_the_l0_on_its_own_lines(fam):
 
 def test_mmh_4x4_n_reaches_8_5_mac_per_cycle_with_the_icache():
     """64 x 64 x 64 on 8 cores, pulp-open with its rtl instruction cache: >= 8.5 MAC/cycle
-    (measured 8.66; 7.92 before the block loop was made resident).  Issue 23's target is 9:
+    (measured 8.63; 7.92 before the block loop was made resident).  Issue 23's target is 9:
     the K loop that fits the L0 issues 26 instructions per 32 MACs (0.81 cycle/MAC), the
     blocks' other code 47 per 1024 MACs, and the cold start of a run fetches about 80 lines
     from L2."""
