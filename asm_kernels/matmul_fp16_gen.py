@@ -32,11 +32,14 @@ hence smaller blocks (2 x 4 and its transpose at most).  PULP-TrainLib's ``mm_fp
 shape (32 outputs) fits neither model with one binary32 sum per output: 32 accumulators alone
 fill the f registers; 4 x 6 is the largest block here.
 
-Unrolling: 2 x 4 and smaller blocks take 4 k pairs per loop iteration; 4 x 4, 4 x 6 and 6 x 4
-take 2 (``uk=2``), so that the K loop (4 x 6: 78 instructions) with the block's peeled step,
-remainder and stores fits the 512-byte L0 instruction cache of a core; with 8 pairs (about 280
-instructions) every pass refilled lines and 64x64x64 ran a third slower with the cache than with
-ideal fetch.
+Unrolling and the instruction cache: 2 x 4 and smaller blocks take 4 k pairs per loop
+iteration, 6 x 4 takes 2 (``uk=2``); with 8 pairs (about 280 instructions) every pass refilled
+lines of the 512-byte L0 instruction cache of a core and 64x64x64 ran a third slower with the
+cache than with ideal fetch.  The main strips of 4 x 4 (x4), 4 x 6 and 6 x 4 (x2) are
+``HResidentStrip`` routines: their whole block loop (K loop, zeroing, pointer moves, packed
+stores: 30 or 31 lines of 16 bytes) stays in the L0, and the cores are skewed only after a
+warm-up pass over it.  x4 of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room
+for the block's other code.
 
 ``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml`` /
 ``matmul_bf16.toml``; a test checks that the committed files are up to date.
@@ -45,11 +48,21 @@ ideal fetch.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
-from asm_kernels.matmul_gen import X_SAVED, Family, Strip, XStrip, emit_family, stall_count
+from asm_kernels.matmul_gen import (
+    FREGS,
+    SKEW_MIN_LOG2,
+    X_SAVED,
+    Family,
+    Strip,
+    XStrip,
+    _wrap,
+    emit_family,
+    stall_count,
+)
 
 HERE = Path(__file__).parent
 
@@ -79,6 +92,32 @@ class HStrip(Strip):
     def pair_of_one(self, dst: str, ptr: str, tmp: str) -> list[str]:
         """The last value of a row with K odd as a pair whose upper lane is zero."""
         return [f"    lhu {tmp}, 0({ptr})", f"    fmv.w.x {dst}, {tmp}"]
+
+    def c_to_accumulators(self, ptr: str, tmp: str) -> list[str]:
+        """The block of C at ``ptr`` (moved down its rows) into the accumulators."""
+        acc = self.fp_plan()[0]
+        out: list[str] = []
+        for rr in range(self.u):
+            if rr:
+                out.append(f"    add {ptr}, {ptr}, s2")
+            for t in range(self.v):
+                out += self.load_c(acc[rr][t], 2 * t, ptr, tmp)
+        return out
+
+    def last_odd_k(self, pa: list[str], pb: list[str], tmp: str) -> list[str]:
+        """K odd: the products of the last k (pairs whose upper lanes are zero), the pointers
+        on it."""
+        u, v = self.u, self.v
+        acc = self.fp_plan()[0]
+        spare = self.fregs()[u * v:]
+        out: list[str] = []
+        for rr in range(u):
+            out += self.pair_of_one(spare[rr], pa[rr], tmp)
+        for t in range(v):
+            out += self.pair_of_one(spare[u], pb[t], tmp)
+            out += [f"    {self.MAC.format(c=acc[rr][t], a=spare[rr], b=spare[u])}"
+                    for rr in range(u)]
+        return out
 
     def emit(self, prefix: str) -> list[str]:
         u, v, uk = self.u, self.v, self.uk
@@ -111,11 +150,7 @@ class HStrip(Strip):
                   f"    bnez s3, {name}_ldc"]
         lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
         lines += [f"    j {name}_ptrs", f"{name}_ldc:               # accumulate: from C"]
-        for rr in range(u):
-            if rr:
-                lines.append(f"    add {pa[0]}, {pa[0]}, s2")
-            for t in range(v):
-                lines += self.load_c(acc[rr][t], 2 * t, pa[0], pb[0])
+        lines += self.c_to_accumulators(pa[0], pb[0])
         lines += [f"{name}_ptrs:", f"    mv {pa[0]}, a2"]
         lines += [f"    add {pa[k]}, {pa[k - 1]}, s1" for k in range(1, u)]
         lines += [f"    mv {pb[0]}, a3"]
@@ -125,12 +160,7 @@ class HStrip(Strip):
         lines += [f"{name}_tail:                # K odd: the last k, upper lanes zero",
                   f"    andi {q}, s0, 1",
                   f"    beqz {q}, {name}_store"]
-        for rr in range(u):
-            lines += self.pair_of_one(spare[rr], pa[rr], q)
-        for t in range(v):
-            lines += self.pair_of_one(spare[u], pb[t], q)
-            lines += [f"    {self.MAC.format(c=acc[rr][t], a=spare[rr], b=spare[u])}"
-                      for rr in range(u)]
+        lines += self.last_odd_k(pa, pb, q)
         lines += [f"{name}_store:", f"    mv {pa[0]}, a4"]
         for rr in range(u):
             if rr:
@@ -139,6 +169,282 @@ class HStrip(Strip):
                 lines += self.store_c(acc[rr][t], 2 * t, pa[0], (q, r), spare[0])
         lines += [f"{name}_blk_end:", f"    addi a4, a4, {2 * v}", "    ret"]
         return lines
+
+
+@dataclass(frozen=True)
+class HResidentStrip(HStrip):
+    """The main strip routine of a binary16 kernel, laid out so that the code every block runs
+    stays in a core's 512-byte L0 instruction cache (8 sets x 4 ways x 16-byte lines), with
+    the cores kept on different k.
+
+    Only the per-block path sits in the block loop, which starts on a line (``.p2align 4``):
+    zeroing, the K loop, the pointer moves, the stores.  Accumulating from C, a leftover k
+    pair and the K-odd tail jump to code after the routine's ``ret``, so their lines are
+    fetched only by the blocks that run them.  The path is also shorter than ``HStrip``'s:
+
+    * the operand values live in f8-f15 and 7 of the operand pointers in x8-x15, so the
+      assembler compresses their loads (``c.flw``); the pointer bumps are ``c.addi``;
+    * the pointers are set up once per strip and moved to the next block by one ``c.add``
+      each (A rows back to k = 0, B rows v rows on), the two distances held in registers;
+    * two outputs of a row are rounded to binary16 and packed by one ``vfcpka.h.s`` (each
+      lane rounded as ``fcvt.h.s`` rounds) and stored by one ``c.fsw``.
+
+    Start skew.  The kernels' other drivers delay core c by c times 1.5 K steps before any
+    work, so that the cores read different k (other TCDM banks).  With the instruction cache
+    that spread does not survive the first pass over the code: the core in front misses in
+    the shared L1 too and waits for L2 on every new line, the ones behind hit the lines it
+    brought and catch it up, and the cores then run the K loop in step, all loads of a step
+    in the same two banks.  So the first call of this routine in a run (the driver's s11,
+    trans_B = 1, says so; it is cleared here) runs the block loop once on zeros (pointers on
+    a zeroed stack buffer, C on a scratch one, one K iteration), which brings every line of
+    the per-block path into the L0 and the L1, and only then delays core c by ``skew`` x 3
+    cycles per core id; from there on every core misses the same lines at the same point,
+    in the L1, and the spread holds.  Both are skipped below 2^12 MACs in the main blocks of
+    the driver's rows left (s9).
+
+    The packed stores need C's rows on words (C and 2*M multiples of 4) and the K loop at
+    least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
+
+    skew: int = 0           # start delay per core id in 3-cycle units (after the warm-up)
+
+    def fregs(self) -> tuple[str, ...]:
+        """Accumulators in f0-f7, f16-f31; the operands in f8-f15 only (RVC's f registers: a
+        larger block's operands are then streamed through them rather than double-banked)."""
+        return (FREGS[:8] + FREGS[16:])[:self.u * self.v] + FREGS[8:16]
+
+    def int_plan(self) -> dict[str, object]:
+        """a2 and a3 start the A and B chains (the routine's arguments); then x8-x15's a0, a1,
+        s0, a5; s1 (the row stride, saved by the routine) ends the B chain when a fifth
+        pointer beyond a2, a3 is needed, as it is overwritten last; then t0-t2."""
+        others = self.u + self.v - 2
+        pool = list(RESIDENT_PTRS[:4] + RESIDENT_PTRS[5:])
+        pa = ["a2"] + [pool.pop(0) for _ in range(self.u - 1)]
+        pb = ["a3"] + [pool.pop(0) for _ in range(self.v - 1 - (others > 4))]
+        pb += ["s1"] if others > 4 else []
+        return {"pa": pa, "pb": pb, "q": "t5", "r": "t6"}
+
+    @property
+    def eligible(self) -> bool:
+        return (1 < self.uk <= 4 and self.v % 2 == 0
+                and self.u + self.v <= 2 + len(RESIDENT_PTRS))
+
+    @property
+    def frame(self) -> int:
+        """Stack frame: s0, s1, ra, the warm-up flag, fflags, 8 saved registers, then the
+        warm-up pass's operands and C block, 8 bytes further per core id (up to 7)."""
+        return (F_ZONE + 56 + max(4 * self.uk, 2 * self.u * self.v) + 15) // 16 * 16
+
+    def emit(self, prefix: str) -> list[str]:
+        if not self.eligible:
+            return HStrip(self.u, self.v, self.trans, self.uk).emit(prefix)
+        # the fallback unrolled x2 at most: x4 of a 4 x 4 block and its block code outgrow the L0
+        general = HStrip(self.u, self.v, self.trans, min(self.uk, 2))
+        u, v, uk = self.u, self.v, self.uk
+        name = self.label(prefix)
+        gen = f"{name}_general"
+        acc, mode, _, _ = self.fp_plan()
+        ip = self.int_plan()
+        pa, pb = ip["pa"], ip["pb"]
+        main = self.body(uk)
+        one = self.body(1)
+        frame = self.frame
+        # out of line, before the entry (nothing falls into it): C into the accumulators
+        cold = [f"{name}_ldc:                # accumulate: from C", "    mv ra, a4"]
+        cold += self.c_to_accumulators("ra", "a7")
+        cold += [f"    j {name}_k"]
+        # out of line: the pairs after the K loop, then the last k when K is odd
+        cold += [f"{name}_left:",
+                  "    andi a7, t6, 15",
+                  f"    beqz a7, {name}_tail",
+                  f"    lp.setup x0, a7, {name}_rest_end"]
+        cold += [f"    {o.text}" for o in one[:-1]]
+        cold += [f"{name}_rest_end:", f"    {one[-1].text}",
+                  f"{name}_tail:                # K odd: the last k, upper lanes zero",
+                  "    andi a7, t6, 16",
+                  f"    beqz a7, {name}_next"]
+        cold += self.last_odd_k(pa, pb, "ra")
+        cold += [f"    j {name}_next"]
+        cold += self.warm_up(name, pa + pb)
+        lines = [
+            "",
+            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
+            f"accumulated in {self.ACCUMULATES_IN}",
+            "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
+            f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
+            f"{len(main)} instructions for {2 * u * v * uk} MACs",
+            f"# ({mode} operand registers, {stall_count(main)} load-use stalls).  The block "
+            "loop's code stays in the L0",
+            "# instruction cache (HResidentStrip in matmul_fp16_gen.py); C not on words or "
+            f"fewer than {uk} k pairs:",
+            f"# {gen}.",
+        ]
+        lines += cold + [
+            f"{name}:",
+            f"    srli t5, s0, {uk.bit_length()}            # iterations of the K loop",
+            f"    beqz t5, {gen}",
+            "    or t6, a4, s2",
+            "    andi t6, t6, 2              # C's rows on half words: no packed stores",
+            f"    bnez t6, {gen}",
+            f"    addi sp, sp, -{frame}",
+            f"    sw s0, {F_S0}(sp)",
+            f"    sw s1, {F_S1}(sp)",
+            f"    sw ra, {F_RA}(sp)",
+            f"    sw zero, {F_WARM}(sp)           # 1 during the warm-up pass",
+            f"    lp.starti x1, {name}_blk",
+            f"    lp.endi x1, {name}_blk_last",
+            "    srli ra, s0, 1              # k pairs",
+            f"    andi t6, ra, {uk - 1}             # pairs after the K loop",
+            "    andi a7, s0, 1",
+            "    slli a7, a7, 4",
+            "    or t6, t6, a7               # + 16 when K is odd: the out-of-line leftovers",
+            "    slli ra, ra, 2              # bytes a pointer moves along a block's K",
+            f"    neg {R_BACK}, ra                 # A rows: back to k = 0",
+            f"    li a7, {v}",
+            f"    mul {R_NEXT}, s1, a7",
+            f"    sub {R_NEXT}, {R_NEXT}, ra            # B rows: {v} rows on",
+            f"    li a7, {u - 1}",
+            f"    mul {R_CNEXT}, s2, a7",
+            f"    neg {R_CNEXT}, {R_CNEXT}",
+            f"    addi {R_CNEXT}, {R_CNEXT}, {2 * v}        # C: from the last row to the next "
+            "block",
+            f"    bnez s11, {name}_warm          # the run's first strip: warm-up, skew",
+            f"{name}_start:",
+            "    lp.count x1, a5",
+        ]
+        # each pointer the one before plus the row stride s1 (itself a pointer: the last)
+        lines += [f"    add {chain[k]}, {chain[k - 1]}, s1" for chain in (pa, pb)
+                  for k in range(1, len(chain))]
+        lines += ["    .p2align 4                  # the block loop on its own lines",
+                  f"{name}_blk:",
+                  f"    bnez s3, {name}_ldc"]
+        lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
+        lines += [f"{name}_k:", f"    lp.setup x0, t5, {name}_main_end"]
+        lines += [f"    {o.text}" for o in main[:-1]]
+        lines += [f"{name}_main_end:", f"    {main[-1].text}",
+                  f"    bnez t6, {name}_left",
+                  f"{name}_next:"]
+        lines += [f"    add {p}, {p}, {R_BACK}" for p in pa]
+        lines += [f"    add {p}, {p}, {R_NEXT}" for p in pb]
+        lines += self.packed_stores(acc)
+        lines += [f"{name}_blk_last:",
+                  f"    add a4, a4, {R_CNEXT}",
+                  f"    lw a7, {F_WARM}(sp)",
+                  f"    bnez a7, {name}_warmed"]
+        lines += self.next_row_strip(name)
+        lines += [f"{name}_ret:",
+                  f"    lw s0, {F_S0}(sp)",
+                  f"    lw s1, {F_S1}(sp)",
+                  f"    lw ra, {F_RA}(sp)",
+                  f"    addi sp, sp, {frame}",
+                  "    ret"]
+        body = general.emit(prefix)
+        glabel = general.label(prefix)
+        # the general routine first, where an HStrip main strip sits in the other kernels (the
+        # fallback runs keep their code's layout, hence its cache behaviour)
+        return [ln.replace(glabel, gen) for ln in body] + lines
+
+    def next_row_strip(self, name: str) -> list[str]:
+        """The driver's next call, made here: when the driver's rectangle has no leftover
+        columns (s8 = 0) and at least 2u rows left (s9), it would only move its A and C
+        pointers (s4, s5) u rows on, take u off s9 and call this routine again on the same
+        columns (B from s6, s7 blocks); doing that without returning keeps the driver's and
+        the set-up's lines out of the L0, which would evict lines of the block loop at each
+        call (``family_text`` checks the driver's code for that sequence)."""
+        u = self.u
+        return [f"    bnez s8, {name}_ret         # leftover columns: back to the driver",
+                f"    addi a7, s9, -{2 * u}",
+                f"    bltz a7, {name}_ret",
+                f"    addi s9, s9, -{u}",
+                f"    lw s1, {F_S1}(sp)",
+                f"    li a7, {u}",
+                "    mul a7, a7, s1",
+                "    add s4, s4, a7              # the driver's row strip: A, C u rows on",
+                f"    li a7, {u}",
+                "    mul a7, a7, s2",
+                "    add s5, s5, a7",
+                "    mv a2, s4",
+                "    mv a3, s6",
+                "    mv a4, s5",
+                "    mv a5, s7",
+                f"    j {name}_start"]
+
+    def packed_stores(self, acc: list[list[str]]) -> list[str]:
+        """The block's outputs to C (a4 on its first row, left on its last): per row, pairs
+        of outputs packed by vfcpka.h.s into f8 / f9 alternately, each stored while the next
+        pair is packed."""
+        pairs = [(rr, t) for rr in range(self.u) for t in range(0, self.v, 2)]
+        tmp = self.fregs()[self.u * self.v:][:2]
+        out: list[str] = []
+        for n in range(len(pairs) + 1):
+            if n < len(pairs):
+                rr, t = pairs[n]
+                out.append(f"    vfcpka.h.s {tmp[n % 2]}, {acc[rr][t]}, {acc[rr][t + 1]}")
+            if n:
+                pr, pt = pairs[n - 1]
+                if pr and pt == 0:
+                    out.append("    add a4, a4, s2")
+                out.append(f"    fsw {tmp[(n - 1) % 2]}, {2 * pt}(a4)")
+        return out
+
+    def warm_up(self, name: str, ptrs: list[str]) -> list[str]:
+        """The out-of-line first-call path: the warm-up pass (see the class docstring), then
+        the registers back and the skew."""
+        out = [f"{name}_warm:                # the run's first strip (s11 = trans_B = 1)",
+               "    mv s11, zero",
+               "    mul a7, a5, s0",
+               "    mul a7, a7, s9",
+               f"    li ra, {self.v}",
+               "    mul a7, a7, ra              # MACs in the main blocks of the rows left",
+               f"    srli a7, a7, {SKEW_MIN_LOG2}",
+               f"    beqz a7, {name}_start     # fewer than 2^{SKEW_MIN_LOG2}: neither"]
+        out += [f"    sw {r}, {F_SAVE + 4 * i}(sp)" for i, r in enumerate(WARM_SAVED)]
+        out += ["    csrr a7, fflags",
+                f"    sw a7, {F_FFLAGS}(sp)        # the pass leaves no flag behind",
+                "    csrr a7, mhartid",
+                "    andi a7, a7, 7",
+                "    slli a7, a7, 3              # 8 bytes per core: the cores, in step here, "
+                "read other banks",
+                "    add a7, a7, sp",
+                f"    addi a7, a7, {F_ZONE}"]
+        out += [f"    mv {p}, a7" for p in ptrs]
+        out += ["    mv a4, a7                   # and write there",
+                f"    li s2, {2 * self.v}               # scratch rows",
+                "    mv s3, zero",
+                "    li t5, 1",
+                "    mv t6, zero",
+                "    li a7, 1",
+                f"    sw a7, {F_WARM}(sp)",
+                "    lp.count x1, a7",
+                f"    j {name}_blk",
+                f"{name}_warmed:"]
+        out += [f"    sw zero, {F_WARM}(sp)"]
+        out += [f"    lw a7, {F_FFLAGS}(sp)", "    csrw fflags, a7"]
+        out += [f"    lw {r}, {F_SAVE + 4 * i}(sp)" for i, r in enumerate(WARM_SAVED)]
+        out += [f"    lw s1, {F_S1}(sp)",
+                "    csrr a7, mhartid",
+                "    andi a7, a7, 0x1f           # core id",
+                f"    li ra, {self.skew}",
+                "    mul a7, a7, ra",
+                f"    beqz a7, {name}_start",
+                f"    lp.setup x0, a7, {name}_skew_end   # 3 cycles per count",
+                "    nop",
+                "    nop",
+                f"{name}_skew_end:",
+                "    nop",
+                f"    j {name}_start"]
+        return out
+
+
+# HResidentStrip's operand pointers besides a2 and a3, those in x8-x15 first (compressed
+# loads; the routine saves s0 = K and s1 = the row stride and takes them); the distances that
+# move them to the next block; its stack frame (byte offsets) and the registers its warm-up
+# pass saves there.
+RESIDENT_PTRS = ("a0", "a1", "s0", "a5", "s1", "t0", "t1", "t2")
+R_BACK = "t4"           # A rows: back to k = 0
+R_NEXT = "t3"           # B rows: v rows on
+R_CNEXT = "a6"          # C: from the last row of the block to the first of the next
+F_S0, F_S1, F_RA, F_WARM, F_FFLAGS, F_SAVE, F_ZONE = 0, 4, 8, 12, 16, 20, 52
+WARM_SAVED = ("a2", "a3", "a4", "a5", "t5", "t6", "s2", "s3")
 
 
 @dataclass(frozen=True)
@@ -284,6 +590,24 @@ class Fp16Family(Family):
 
 
 @dataclass(frozen=True)
+class Fp16ResidentFamily(Fp16Family):
+    """A binary16 block shape whose main strip routine keeps its block loop in the L0
+    instruction cache (``HResidentStrip``)."""
+
+    strip_type: ClassVar[type[Strip]] = HResidentStrip
+
+    @property
+    def skew_units(self) -> int:
+        """The driver does not delay the cores: the main strip does, after its warm-up pass."""
+        return 0
+
+    def strips(self, trans: int) -> list[Strip]:
+        main_skew = Family.skew_units.fget(self)
+        return [replace(st, skew=main_skew) if (st.u, st.v) == (self.u, self.v) else st
+                for st in super().strips(trans)]
+
+
+@dataclass(frozen=True)
 class Fp16LaneFamily(Fp16Family):
     """The binary16-accumulating (vfmac.h) kernels of one block shape."""
 
@@ -397,18 +721,23 @@ FAMILIES = (
         "8 vfdotpex.s.h (16 MACs); 4 pairs per loop iteration with two register banks, so "
         "every load is issued one step ahead of its use.  Leftovers: 2 x 2, 2 x 1, 1 x 4, "
         "1 x 2, 1 x 1 strips.")),
-    Fp16Family(4, 4, uk=2, scheduling=(
-        "Scheduling: 4 x 4 block with all 32 FP registers: 16 binary32 accumulators and two "
-        "banks of 4 + 4 pair registers; per k pair 8 loads and 16 vfdotpex.s.h (32 MACs).")),
-    Fp16Family(4, 6, uk=2, scheduling=(
+    Fp16ResidentFamily(4, 4, uk=4, scheduling=(
+        "Scheduling: 4 x 4 block, 16 binary32 accumulators, the 4 A pairs of a step held and "
+        "the 4 B pairs streamed in f8-f15 (compressed loads); per k pair 8 loads and 16 "
+        "vfdotpex.s.h (32 MACs), 4 pairs per loop iteration: 104 instructions for 128 MACs.  "
+        "The block loop (HResidentStrip) stays in the L0 instruction cache; 64 columns need no "
+        "leftover strip, whose first run would pull the cores together again.")),
+    Fp16ResidentFamily(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds: 24 binary32 accumulators, the "
         "4 A pairs of a step held, the 6 B pairs streamed through a rotating pool of 4 "
-        "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs).  Leftover columns "
-        "(M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
-    Fp16Family(6, 4, uk=2, scheduling=(
+        "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs), 2 pairs per loop "
+        "iteration.  The block loop (HResidentStrip) stays in the L0 instruction cache.  "
+        "Leftover columns (M % 6) go to 4 x 4 / 4 x 2 / 4 x 1 strips.")),
+    Fp16ResidentFamily(6, 4, uk=2, scheduling=(
         "Scheduling: the transpose of 4 x 6: 24 accumulators, the 4 B pairs held, the 6 A "
-        "pairs streamed through a rotating pool of 4 registers.  Leftover rows (N % 6) go to "
-        "4-, 2-, 1-row strips.")),
+        "pairs streamed through a rotating pool of 4 registers, 2 pairs per loop iteration.  "
+        "The block loop (HResidentStrip) stays in the L0 instruction cache.  Leftover rows "
+        "(N % 6) go to 4-, 2-, 1-row strips.")),
     Fp16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmh_2x4, with vfmac.h into packed binary16 accumulators.")),
     Fp16LaneFamily(4, 6, uk=2, scheduling=(
@@ -482,9 +811,47 @@ def catalogue_toml(families: tuple[Fp16Family, ...], what: str) -> str:
     return "\n".join(out)
 
 
+def family_text(fam: Family) -> str:
+    """The ``.s`` file of a family.  A resident family's driver does not skew the cores (its
+    main strip does): its header says so, and the main strip's use of s11 (trans_B, read by
+    the driver before covering the rectangle) as its first-call flag is checked against the
+    driver's code."""
+    text = emit_family(fam)
+    if not isinstance(fam, Fp16ResidentFamily):
+        return text
+    p = fam.prefix
+    cover = text[text.index(f"\n{p}_cover_t1:"):text.index(f"\n{p}_done:")]
+    assert "s11" not in cover, f"{p}: the driver uses s11 while covering the rectangle"
+    # HResidentStrip.next_row_strip repeats the driver's step between two main strips
+    main = HResidentStrip(fam.u, fam.v, 1, fam.uk).label(p)
+    rows = f"{p}_t1_rows{fam.u}"
+    step = [f"{rows}_strip:", "    mv a2, s4", "    mv a3, s6", "    mv a4, s5",
+            f"    beqz s7, {rows}_c{fam.v}", "    mv a5, s7", f"    jal {main}",
+            f"{rows}_c{fam.v}:", "    mv s10, s8"]
+    assert "\n".join(step) in cover, f"{p}: the driver's call of {main} changed"
+    after = cover[cover.index(f"{rows}_c1_skip:"):]
+    for ln in ("    add s4, s4, t0", "    add s5, s5, t0", f"    addi s9, s9, -{fam.u}",
+               f"    bgeu s9, t0, {rows}_strip"):
+        assert ln in after.split(f"{rows}_skip:")[0], f"{p}: the driver's row step changed"
+    lines = text.split("\n")
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("# Start skew:"))
+    end = lines.index("#", first)
+    skew = Family.skew_units.fget(fam)
+    note = _wrap(
+        f"Start skew: the driver starts every core at once; the main strip routine, on its "
+        f"first call in a run with at least 2^{SKEW_MIN_LOG2} MACs, runs its block loop once "
+        f"on scratch data (so that every core's L0 and the shared L1 hold the loop's lines) "
+        f"and then delays core c by {3 * skew}*c cycles (about 1.5 K steps of the main "
+        f"block), so that neighbouring cores work on different k, whose A and B values sit in "
+        f"other TCDM banks when K % 16 == 0.  A skew before that pass would not last: the "
+        f"cores behind catch up with the one in front while it waits for the L2 on each new "
+        f"line.")
+    return "\n".join(lines[:first] + ["# " + ln for ln in note] + lines[end:])
+
+
 def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
-    files = {HERE / fam.file: emit_family(fam)
+    files = {HERE / fam.file: family_text(fam)
              for fam in FAMILIES + X_FAMILIES + BF16_FAMILIES}
     files[HERE / "matmul_fp16.toml"] = catalogue_toml(FAMILIES + X_FAMILIES, "binary16")
     files[HERE / "matmul_bf16.toml"] = catalogue_toml(BF16_FAMILIES, "bfloat16")

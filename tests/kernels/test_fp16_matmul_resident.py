@@ -1,0 +1,102 @@
+"""The binary16 kernels whose main strip keeps its block loop in the L0 instruction cache
+(``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: mmh_4x4, mmh_4x6, mmh_6x4).
+
+The Latin-square shapes of ``test_matmul_fp16`` are too small to reach that routine's warm-up
+pass (at least 2^12 MACs per call) and mostly take its fallback; these shapes reach every path
+of it: the warm-up and skew (first call), the K loop with k pairs left over (x2 / x4 unroll)
+and with K odd (out-of-line), accumulating (out-of-line C load), several calls per core (the
+flag in s11 cleared), and the fallback to the general routine when C's rows are not on words
+(M odd) or K has fewer than ``uk`` pairs.  Outputs must equal the bit-exact golden model of
+``test_matmul_fp16`` (which also checks that nothing is written past C), and the routine's
+layout must hold: the block loop starts on a 16-byte line and spans at most the L0's 512 bytes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from asm_kernels import matmul_fp16_gen as gen
+from asm_kernels.catalogue import catalogue
+from asm_kernels.runner import run_kernel
+
+from .test_matmul_fp16 import golden, operands, run, run_case
+
+RESIDENT = [k.name for k in catalogue().values()
+            if k.family == "matmul_fp16" and any(
+                isinstance(f, gen.Fp16ResidentFamily) and k.file == f.file
+                for f in gen.FAMILIES)]
+# (N, M, K, accumulate, cores): warm-up + several strips per core; K odd with pairs left over
+# (K = 61: 30 pairs, x4 leaves 2, x2 none); accumulating; M odd (fallback on odd rows' C);
+# K = 5 (2 pairs: fewer than x4's 4, the fallback); a column split with partial groups
+SHAPES = [
+    (64, 64, 64, 0, 8),
+    (40, 30, 61, 1, 3),
+    (24, 48, 34, 0, 2),
+    (33, 37, 40, 1, 5),
+    (16, 64, 5, 0, 1),
+    (20, 52, 70, 1, 8),
+]
+
+
+def test_the_resident_kernels_are_in_the_catalogue():
+    assert sorted(RESIDENT) == ["mmh_4x4_m", "mmh_4x4_n", "mmh_4x6_m", "mmh_4x6_n",
+                                "mmh_6x4_m", "mmh_6x4_n"]
+
+
+@pytest.mark.parametrize("name", sorted(RESIDENT))
+@pytest.mark.parametrize("shape", SHAPES,
+                         ids=lambda s: "x".join(map(str, s[:3])) + f"_a{s[3]}c{s[4]}")
+def test_resident_paths_match_golden(name, shape):
+    N, M, K, acc, cores = shape
+    run_case(name, N, M, K, acc, cores, seed=N + M + K)
+
+
+@pytest.mark.parametrize("fam", [f for f in gen.FAMILIES
+                                 if isinstance(f, gen.Fp16ResidentFamily)],
+                         ids=lambda f: f.prefix)
+def test_block_loop_fits_the_l0_on_its_own_lines(fam):
+    """The symbols of the assembled kernel: ``<strip>_blk`` on a 16-byte boundary, and the
+    block loop (to ``<strip>_blk_last``, a 2-byte c.add) within 512 bytes = 32 lines, so that
+    the 8 sets x 4 ways hold it whole."""
+    A2, B2, C = operands(4, 8, 8, 0)
+    res = run_kernel(f"{fam.prefix}_n", dict(A=A2, B=B2, C=C, N=4, M=8, K=8, trans_B=1,
+                                             accumulate=0), cores=1).result
+    strip = gen.HResidentStrip(fam.u, fam.v, 1, fam.uk).label(fam.prefix)
+    start, last = res.symbols[f"{strip}_blk"], res.symbols[f"{strip}_blk_last"]
+    assert start % 16 == 0, hex(start)
+    assert last + 2 - start <= 512, last + 2 - start
+
+
+def test_mmh_4x4_n_reaches_8_5_mac_per_cycle_with_the_icache():
+    """64 x 64 x 64 on 8 cores, pulp-open with its rtl instruction cache: >= 8.5 MAC/cycle
+    (measured 8.63; 7.92 before the block loop was made resident).  Issue 23's target is 9:
+    the K loop that fits the L0 issues 26 instructions per 32 MACs (0.81 cycle/MAC), the
+    blocks' other code 47 per 1024 MACs, and the cold start of a run fetches about 80 lines
+    from L2."""
+    assert 64 ** 3 / run("mmh_4x4_n", 64, 64, 64, 0, 8)[1] >= 8.5
+
+
+@pytest.mark.parametrize("shape", [(64, 64, 64, 0), (24, 48, 35, 1)], ids=["64^3", "24x48x35_acc"])
+def test_resident_path_on_gvsoc_2022(shape):
+    """The other preset (GVSoC's icache model, its FPU and misaligned timing): same bits."""
+    N, M, K, acc = shape
+    got, _, (A2, B2, C) = run("mmh_4x4_n", N, M, K, acc, 8, seed=3, config="gvsoc-2022")
+    want = golden(A2, B2, C, K, acc)
+    assert (got.view("u2") == want.view("u2")).all()
+
+
+@pytest.mark.parametrize("name", ["mmh_4x4_n", "mmh_4x6_m"])
+def test_no_misaligned_access_on_any_path(name):
+    """A core that traps on misaligned accesses runs both paths: packed word stores only when
+    C's rows are on words (M = 64), the general routine's half-word stores otherwise (M = 37);
+    run_checked fails on the trap."""
+    from .checked_run import run_checked
+    for M in (64, 37):
+        A2, B2, C = operands(16, M, 40, 5)
+        flat = C.reshape(-1)
+        flat = flat if flat.size % 2 == 0 else np.concatenate([flat, flat[:1]])
+        out, _ = run_checked(name, dict(A=A2, B=B2, C=flat, N=16, M=M, K=40, trans_B=1,
+                                        accumulate=0), ["C"], cores=4, misaligned="fault")
+        want = golden(A2, B2, C, 40, 0)
+        assert (out["C"][:16 * M].view("u2") == want.reshape(-1).view("u2")).all(), M
