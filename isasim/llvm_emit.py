@@ -27,10 +27,12 @@ from llvmlite import ir
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import semantics
+from isasim import softfloat as sf
 from isasim import translate as TX
 from isasim.semantics import fp_needs_rm
 
 I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
+F32, F64 = ir.FloatType(), ir.DoubleType()
 I64P = I64.as_pointer()
 M32 = 0xFFFFFFFF
 
@@ -96,10 +98,66 @@ branch_taken = _Expression(semantics.branch_taken)
 
 def fast_fma(op: int, rm: int) -> bool:
     """An fp32 fused multiply-add, add, subtract or multiply in round to nearest even (static,
-    or dynamic: checked when it runs), done by ``semantics.fma_family_fast``; what that path
-    declines (subnormal, infinite or NaN operands, a result out of the normal range) is left to
-    the loop, which is exact for every case."""
+    or dynamic: checked when it runs), done as ``semantics.fma_family_fast`` does it
+    (``fma_fast``); what that path declines (subnormal, infinite or NaN operands, a result out
+    of the normal range) is left to the loop, which is exact for every case."""
     return O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7)
+
+
+def _f64_of_f32(b: ir.IRBuilder, bits: ir.Value) -> ir.Value:
+    """``softfloat.widen_f32``: the binary32 pattern in the low 32 bits, widened."""
+    return b.fpext(b.bitcast(b.trunc(bits, I32), F32), F64)
+
+
+def _fast_operand(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """``softfloat.fast_operand``: not a subnormal binary32 pattern."""
+    low = b.and_(b.sub(b.and_(x, _const(0x7FFFFFFF)), _const(1)), _const(M32))
+    return b.icmp_signed(">=", low, _const(0x7FFFFF))
+
+
+def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
+             z: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
+    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same host operations in the same
+    order (so the same bits and flags): ``(decided, result, fflags)``.
+
+    Operands as ``fma_family_fast`` forms them; ``softfloat.fma_fast_rne``: the exact product
+    and its sum with z in float64, the sum's error by TwoSum, round to odd when inexact, one
+    conversion to binary32; declined (not decided) when an operand is subnormal or the sum is
+    not zero and not in ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).
+    ``tests/engine/test_translate_fma.py`` holds the two against each other bit for bit."""
+    addsub = op in (O.OP_FADD_S, O.OP_FSUB_S)
+    if op > O.OP_FNMADD_S:
+        # a plain product adds -0 (x + -0 = x for every x, including -0)
+        z = y if op != O.OP_FMUL_S else _const(0x80000000)
+    if addsub:
+        y = _const(0x3F800000)
+    fast = b.and_(b.and_(_fast_operand(b, x), _fast_operand(b, y)), _fast_operand(b, z))
+    px, zz = _f64_of_f32(b, x), _f64_of_f32(b, z)
+    if op in (O.OP_FNMSUB_S, O.OP_FNMADD_S):
+        px = b.fneg(px)
+    if op in (O.OP_FMSUB_S, O.OP_FNMADD_S, O.OP_FSUB_S):
+        zz = b.fneg(zz)
+    # softfloat.fma_fast_rne
+    p = b.fmul(px, _f64_of_f32(b, y))
+    s = b.fadd(p, zz)
+    sb = b.bitcast(s, I64)
+    zero = b.fcmp_ordered("==", s, ir.Constant(F64, 0.0))
+    av = b.bitcast(b.and_(sb, _const((1 << 63) - 1)), F64)
+    in_range = b.and_(b.fcmp_ordered(">=", av, ir.Constant(F64, sf._FAST_MIN)),
+                      b.fcmp_ordered("<", av, ir.Constant(F64, sf._FAST_MAX)))
+    bb = b.fsub(s, p)
+    t = b.fadd(b.fsub(p, b.fsub(s, bb)), b.fsub(zz, bb))
+    inexact = b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0))
+    below = b.zext(b.icmp_unsigned("!=", b.fcmp_ordered("<", t, ir.Constant(F64, 0.0)),
+                                   b.icmp_signed("<", sb, _const(0))), I64)
+    odd = b.select(inexact, b.bitcast(b.or_(b.sub(sb, below), _const(1)), F64), s)
+    narrow = b.fptrunc(odd, F32)
+    bits = b.zext(b.bitcast(narrow, I32), I64)
+    rounded = b.fcmp_unordered("!=", b.fpext(narrow, F64), odd)
+    flags = b.select(b.or_(inexact, rounded), _const(sf.NX), _const(0))
+    signed_zero = b.select(b.icmp_signed("<", sb, _const(0)), _const(sf._SIGN), _const(0))
+    return (b.and_(fast, b.or_(zero, in_range)), b.select(zero, signed_zero, bits),
+            b.select(zero, _const(0), flags))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,10 +390,8 @@ class _Writer:
         else:
             c3 = self.value(s3)
             if fast_fma(op, rm):
-                result = self.call("isasim_fma", _const(op), a, v2, c3, self.out)
-                done = b.load(self.out)
-                self.exit_if(b.icmp_signed("==", done, _const(0)), before, issue)
-                flags = b.load(b.gep(self.out, [_const(1)]))
+                done, result, flags = fma_fast(b, op, a, v2, c3)
+                self.exit_if(b.not_(done), before, issue)
             else:
                 result = self.call("isasim_scalar", _const(op), a, v2, c3, _const(imm),
                                    _const(imm2), rmv if is_fp else _const(0), self.out)
