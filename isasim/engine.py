@@ -761,9 +761,11 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     start = entries[U(ew + 1)]
     retired = 0
     while True:
-        e = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
-                            max_cycles, cl_address) * EXIT_FIELDS
-        retired += exits[U(e + 2)] - start
+        r = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
+                            max_cycles, instret + retired, cl_address)
+        e = (r & 0xFFFFFFFF) * EXIT_FIELDS
+        # (the high half: instructions of back edges the run took inside, see translate)
+        retired += exits[U(e + 2)] - start + (r >> 32)
         if exits[U(e + 3)] == EXIT_TAKEN:
             start_run(CS, CL, cb, c, exits[U(e)], instret + retired)
         entry = exits[U(e + 4)]
@@ -887,6 +889,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         CL[U(L.L_TX_ARRAYS + 4)] = PCS.ctypes.data
         CL[U(L.L_TX_ARRAYS + 5)] = CFG.ctypes.data
         CL[U(L.L_TX_ARRAYS + 6)] = mem32.ctypes.data + tcdm_off
+        CL[U(L.L_TX_ARRAYS + 7)] = pcmap.ctypes.data + 4 * (tcdm_off >> 1)
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
     load_rl = ((1 + CFG[U(L.K_LOAD_LAT)]) << L.RDY_SHIFT) | L.C_LOAD_USE
