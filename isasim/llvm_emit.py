@@ -169,31 +169,38 @@ def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
 # ---------------------------------------------------------------------------------------------
 class _Head:
     """Where a segment starts: its block and the phis of what flows into it (the cycle, the
-    grant, the back edges taken so far, the values and scoreboard entries of the registers the
-    run reads), from the engine's entry (its pad) and from the code before it."""
+    grant, the back edges taken so far, and for the first segment the values and scoreboard
+    entries of the registers it reads), from the engine's entry (its pad) and from the code
+    before it (the previous segment, or a back edge).
 
-    def __init__(self, w: _Writer, name: str) -> None:
+    Later segments load the registers they read from memory (where every result is stored):
+    a core resumed at an access, as on several cores nearly every access is, then loads only
+    what the segment needs."""
+
+    def __init__(self, w: _Writer, name: str, regs: list[int]) -> None:
+        self.regs = regs
         self.pad = w.fn.append_basic_block(f"pad_{name}")
         self.block = w.fn.append_basic_block(f"head_{name}")
         b = w.b
         with b.goto_block(self.block):
             self.t, self.granted, self.loops = b.phi(I64), b.phi(I64), b.phi(I64)
-            self.val = {r: b.phi(I64) for r in w.reads}
-            self.rdy = {r: b.phi(I64) for r in w.reads}
+            self.val = {r: b.phi(I64) for r in regs}
+            self.rdy = {r: b.phi(I64) for r in regs}
         with b.goto_block(self.pad):
-            self.come(w, w.arg["t"], w.arg["granted"], _const(0),
-                      {r: w.ld("R", r) for r in w.reads}, {r: w.ld("RDY", r) for r in w.reads})
+            w.val, w.rdy = {}, {}
+            self.come(w, w.arg["t"], w.arg["granted"], _const(0))
             b.branch(self.block)
 
-    def come(self, w: _Writer, t, granted, loops, val: dict, rdy: dict) -> None:
+    def come(self, w: _Writer, t, granted, loops) -> None:
         """The incoming values from the builder's current block."""
         here = w.b.block
         self.t.add_incoming(t, here)
         self.granted.add_incoming(granted, here)
         self.loops.add_incoming(loops, here)
-        for r in w.reads:
-            self.val[r].add_incoming(val[r], here)
-            self.rdy[r].add_incoming(rdy[r], here)
+        for r in self.regs:
+            # (a register not read since the last head: from memory, where its value is)
+            self.val[r].add_incoming(w.val[r] if r in w.val else w.ld("R", r), here)
+            self.rdy[r].add_incoming(w.rdy[r] if r in w.rdy else w.ld("RDY", r), here)
 
     def enter(self, w: _Writer) -> None:
         w.b.position_at_end(self.block)
@@ -212,11 +219,6 @@ class _Writer:
         self.fn.attributes.add("nounwind")
         self.arg = dict(zip(TX.PARAMS, self.fn.args, strict=True))
         self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
-        recs = [code[s] for s in run.slots]
-        # the registers the run reads: their values and scoreboard entries flow in SSA values
-        # through the whole run (its segments and back edges)
-        self.reads = sorted({int(r[f]) for r in recs for f in (L.F_S1, L.F_S2, L.F_S3)}
-                            - {0, L.R_ZERO})
         self.val: dict[int, ir.Value] = {}   # register -> its value
         self.rdy: dict[int, ir.Value] = {}   # register -> its scoreboard entry
         self.blocks = 0
@@ -264,7 +266,16 @@ class _Writer:
 
     # -- state -------------------------------------------------------------------------------
     def value(self, r: int) -> ir.Value:
-        return _const(0) if r in (0, L.R_ZERO) else self.val[r]   # x0's writes go to R_SINK
+        if r in (0, L.R_ZERO):      # x0 is never written (its writes go to R_SINK)
+            return _const(0)
+        if r not in self.val:
+            self.val[r] = self.ld("R", r)
+        return self.val[r]
+
+    def ready(self, r: int) -> ir.Value:
+        if r not in self.rdy:
+            self.rdy[r] = self.ld("RDY", r)
+        return self.rdy[r]
 
     def write(self, r: int, value: ir.Value, rdy: ir.Value) -> None:
         if r == L.R_SINK:
@@ -347,7 +358,15 @@ class _Writer:
         if "access" in kinds:
             self.tcdm_base = self.ld("CFG", L.K_TCDM_BASE)
             self.tcdm_size = self.ld("CFG", L.K_TCDM_SIZE)
-            self.policy = self.ld("CFG", L.K_POLICY)
+            policy = self.ld("CFG", L.K_POLICY)
+            # an access parks past the horizon, or at it where accesses conflict
+            self.park_after = b.sub(self.arg["horizon"], b.zext(
+                b.icmp_signed("!=", policy, _const(L.POLICY_NONE)), I64))
+            # an uncontested access moves the bank's pointer (round robin: past the core)
+            round_robin = b.icmp_signed("==", policy, _const(L.POLICY_ROUND_ROBIN))
+            self.claims = b.or_(round_robin,
+                                b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE)))
+            self.pointer = b.add(c, b.zext(round_robin, I64))
             self.banks = b.sub(self.ld("CFG", L.K_NBANKS), _const(1))
             lat = b.add(self.ld("CFG", L.K_LOAD_LAT), _const(1))
             self.load_rl = b.or_(b.shl(lat, _const(L.RDY_SHIFT)), _const(L.C_LOAD_USE))
@@ -360,7 +379,9 @@ class _Writer:
                                       if k != "access"})}
         # the segments: entered at their first instruction (by ``start``) or from the previous
         starts = [i for i, k in enumerate(kinds) if i == 0 or k == "access"]
-        self.heads = [_Head(self, str(i)) for i in starts]
+        first_reads = sorted({int(r[f]) for r in recs[:(starts + [n])[1]]
+                              for f in (L.F_S1, L.F_S2, L.F_S3)} - {0, L.R_ZERO})
+        self.heads = [_Head(self, str(i), first_reads if i == 0 else []) for i in starts]
         b.switch(start, self.heads[0].pad).cases.extend(
             (_const(i), head.pad) for i, head in zip(starts[1:], self.heads[1:], strict=True))
         for j, begin in enumerate(starts):
@@ -369,7 +390,7 @@ class _Writer:
             for i in range(begin, end):
                 self.instruction(i, run.slots[i])
             if end < n:
-                self.heads[j + 1].come(self, self.t, _const(0), self.loops, self.val, self.rdy)
+                self.heads[j + 1].come(self, self.t, _const(0), self.loops)
                 b.branch(self.heads[j + 1].block)
 
     def instruction(self, i: int, s: int) -> None:
@@ -396,9 +417,9 @@ class _Writer:
         issue, why = t, _const(0)
         sources = [r for r in (s1, s2, s3) if r not in (0, L.R_ZERO)]   # never late
         if sources:
-            latest = self.rdy[sources[0]]
+            latest = self.ready(sources[0])
             for r in sources[1:]:
-                latest = self.max(latest, self.rdy[r])
+                latest = self.max(latest, self.ready(r))
             issue = self.max(t, b.ashr(latest, _const(L.RDY_SHIFT)))
             why = b.and_(latest, _const(L.RDY_MASK))
             with b.if_then(b.icmp_signed(">", issue, t), likely=False):
@@ -470,26 +491,19 @@ class _Writer:
             amode, cv if store else bv)
         ea = b.and_(b.add(a, offset), _const(M32))
         dd = b.sub(ea, self.tcdm_base)
+        room = b.sub(self.tcdm_size, _const(size))      # (unsigned: dd < 0 is outside too)
         bad = b.or_(b.or_(b.icmp_signed("!=", b.and_(ea, _const(size - 1)), _const(0)),
-                          b.icmp_signed("<", dd, _const(0))),
-                    b.icmp_signed(">", b.add(dd, _const(size)), self.tcdm_size))
+                          b.icmp_unsigned(">", dd, room)),
+                    b.icmp_signed("<", room, _const(0)))
         self.exit_if(bad, before, issue)
         if store:
             self.exit_if(self.special_store(ea, dd, size), before, issue)
         bank = b.and_(b.lshr(ea, _const(2)), self.banks)
         asked = b.icmp_signed("==", self.granted, _const(0))
-        horizon, policy = self.arg["horizon"], self.policy
-        late = b.or_(b.icmp_signed(">", issue, horizon),
-                     b.and_(b.icmp_signed("==", issue, horizon),
-                            b.icmp_signed("!=", policy, _const(L.POLICY_NONE))))
-        self.exit_if(b.and_(asked, late), before + 1, issue,
-                     lambda: self.st("CS", L.CS_PARK_RES, bank))
-        round_robin = b.icmp_signed("==", policy, _const(L.POLICY_ROUND_ROBIN))
-        tree = b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE))
-        with b.if_then(b.and_(asked, b.or_(round_robin, tree))):
-            c = self.arg["c"]
-            at = b.gep(self.base["CL"], [b.add(bank, _const(L.L_BANK_RR))])
-            b.store(b.select(round_robin, b.add(c, _const(1)), c), at)
+        self.exit_if(b.and_(asked, b.icmp_signed(">", issue, self.park_after)), before + 1,
+                     issue, lambda: self.st("CS", L.CS_PARK_RES, bank))
+        with b.if_then(b.and_(asked, self.claims)):
+            b.store(self.pointer, b.gep(self.base["CL"], [b.add(bank, _const(L.L_BANK_RR))]))
         ty = ir.IntType(8 * size)
         at = b.bitcast(b.gep(self.tcdm, [dd]), ty.as_pointer())
         if store:
@@ -564,7 +578,7 @@ class _Writer:
         # instret of the run's first instruction: the entry's, plus what retired since
         retired = b.sub(b.mul(loops, _const(self.n)), self.arg["start"])
         self.record_run(self.slot_pc[self.run.slots[0]], b.add(self.arg["instret"], retired))
-        self.heads[0].come(self, t, _const(0), loops, self.val, self.rdy)
+        self.heads[0].come(self, t, _const(0), loops)
         b.branch(self.heads[0].block)
 
     def back_edge_plan(self, pc: int, before: int, t: ir.Value):
