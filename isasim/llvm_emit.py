@@ -167,6 +167,43 @@ def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
 # ---------------------------------------------------------------------------------------------
 # a run
 # ---------------------------------------------------------------------------------------------
+class _Shared:
+    """Functions of a program's module its runs call: what would otherwise be written out at
+    many instructions (a stall's accounting, the multiply-add fast path outside loop bodies),
+    to keep the IR, and LLVM's time, small."""
+
+    def __init__(self, module: ir.Module) -> None:
+        self.module = module
+        self.stall = self._function("stall", ir.VoidType(), [I64P, I64P, I64, I64], "cold")
+        cat, pcs, why, amount = self.stall.args
+        b = ir.IRBuilder(self.stall.append_basic_block("entry"))
+        for base in (cat, pcs):
+            at = b.gep(base, [why])
+            b.store(b.add(b.load(at), amount), at)
+        b.ret_void()
+        self._fma: dict[int, ir.Function] = {}
+
+    def _function(self, name: str, ret: ir.Type, args: list[ir.Type], *attrs: str):
+        fn = ir.Function(self.module, ir.FunctionType(ret, args), name)
+        fn.linkage = "internal"
+        for a in ("nounwind", *attrs):
+            fn.attributes.add(a)
+        return fn
+
+    def fma(self, op: int) -> ir.Function:
+        """``(decided, result, fflags)`` of ``fma_fast`` for operation ``op``."""
+        if op not in self._fma:
+            fn = self._function(f"fma{op}", ir.LiteralStructType([I1, I64, I64]), [I64] * 3,
+                                "noinline")
+            b = ir.IRBuilder(fn.append_basic_block("entry"))
+            out = ir.Constant(fn.return_value.type, ir.Undefined)
+            for k, v in enumerate(fma_fast(b, op, *fn.args)):
+                out = b.insert_value(out, v, k)
+            b.ret(out)
+            self._fma[op] = fn
+        return self._fma[op]
+
+
 class _Head:
     """Where a segment starts: its block and the phis of what flows into it (the cycle, the
     grant, the back edges taken so far, and for the first segment the values and scoreboard
@@ -211,9 +248,14 @@ class _Head:
 class _Writer:
     """The IR of one run's function."""
 
-    def __init__(self, module: ir.Module, helpers: dict, rid: int, run: TX.Run,
-                 code: np.ndarray, slot_pc: list[int]) -> None:
+    def __init__(self, module: ir.Module, helpers: dict, shared: _Shared, rid: int,
+                 run: TX.Run, code: np.ndarray, slot_pc: list[int]) -> None:
         self.run, self.code, self.slot_pc, self.helpers = run, code, slot_pc, helpers
+        self.shared = shared
+        # a loop body (it goes back to its own start): the multiply-add written out in it
+        last = code[run.slots[-1]]
+        self.loops_on_itself = run.slots[0] in run.back or (
+            TX.kind(last, False) == "end" and int(last[L.F_TGT]) == run.slots[0])
         self.n = len(run.slots)
         self.fn = ir.Function(module, ir.FunctionType(I64, [I64] * TX.ARGS), function_name(rid))
         self.fn.attributes.add("nounwind")
@@ -292,10 +334,9 @@ class _Writer:
         self.add_to("PCS", s * L.NPS + offset, _const(1) if amount is None else amount)
 
     def stall(self, s: int, why: ir.Value, amount: ir.Value) -> None:
-        b = self.b
-        for array, base in (("CAT", 0), ("PCS", s * L.NPS + L.PS_STALL)):
-            at = b.gep(self.base[array], [b.add(why, _const(base))])
-            b.store(b.add(b.load(at), amount), at)
+        """``amount`` cycles of stall category ``why``: the core's and slot s's."""
+        self.b.call(self.shared.stall, [self.base["CAT"],
+                                         self._at("PCS", s * L.NPS + L.PS_STALL), why, amount])
 
     def call(self, name: str, *args: ir.Value) -> ir.Value:
         """A helper's result (``translate.HELPERS``: numba's calling convention)."""
@@ -452,7 +493,11 @@ class _Writer:
         else:
             c3 = self.value(s3)
             if fast_fma(op, rm):
-                done, result, flags = fma_fast(b, op, a, v2, c3)
+                if self.loops_on_itself:
+                    done, result, flags = fma_fast(b, op, a, v2, c3)
+                else:
+                    out = b.call(self.shared.fma(op), [a, v2, c3])
+                    done, result, flags = (b.extract_value(out, k) for k in range(3))
                 self.exit_if(b.not_(done), before, issue)
             else:
                 rmv = self.frm if op in TX.FP_OPS and rm == 7 else _const(rm)
@@ -651,6 +696,7 @@ def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run]) -> str:
         args = [I64P, I64P.as_pointer()] + [I64] * (len(sig.args) - 1) + [I64P]
         helpers[name] = ir.Function(module, ir.FunctionType(I32, args), name)
         helpers[name].attributes.add("nounwind")
+    shared = _Shared(module)
     for rid, run in enumerate(runs):
-        _Writer(module, helpers, rid, run, code, slot_pc).write_function()
+        _Writer(module, helpers, shared, rid, run, code, slot_pc).write_function()
     return str(module)
