@@ -4,7 +4,8 @@ Loads and stores of every size and Xpulp address mode (rs1 + imm, post-increment
 immediate or a register, register offset), sign extension and NaN-boxing, on one core and on
 eight cores whose accesses park and resume in translated code; the stores the loop must do
 itself (into decoded code in the TCDM, into a debugger's watched range, outside the TCDM,
-misaligned); random hardware-loop bodies, nested, with shared ends, in both Xpulp families.
+misaligned); random hardware-loop bodies, nested, with shared ends, in both Xpulp families;
+the cycle limit falling after a stall inside a run.
 Each program runs interpreted and translated (every run) and every observable must agree.
 """
 
@@ -200,3 +201,38 @@ def test_hardware_loop_back_edges_same_translated(seed: int, family: str) -> Non
     assert_same(plain, fast)
     assert plain["end"][0] == "exited"
     assert (m.code.reshape(-1, L.NF)[:, L.F_TX] >= 0).sum() > 0
+
+
+STALLS = """
+    .text
+    .globl _start
+_start:
+    li t0, 0x6000
+    csrs mstatus, t0
+    la s1, buf
+loop:
+    flw fa0, 0(s1)
+    fadd.s fa1, fa0, fa0        # a load-use stall
+    fmul.s fa2, fa1, fa1        # FPU result latency: a longer stall
+    fadd.s fa3, fa2, fa1
+    addi a0, a0, 1
+    fmadd.s fa4, fa3, fa2, fa1
+    fsw fa4, 4(s1)
+    j loop
+    .section .l1, "aw"
+buf: .word 0x3f800000, 0
+"""
+
+
+def test_the_cycle_limit_reached_in_a_stall() -> None:
+    """A stall moves time on by more than a cycle inside a run (translated code checks the
+    limit at a run's entry for its whole length, then only after stalls): wherever the cycle
+    limit falls, the run stops where the loop stops.  Pipelined FPU with a 4-cycle result
+    latency and 2-cycle loads, so that the stalls are long."""
+    program = assemble(STALLS, family="xpulpv2", rvc=False)
+    for limit in range(40, 100):
+        plain, fast, m = both(program, max_cycles=limit, icache="ideal", fpu_latency=4,
+                              fpu_issue="pipelined", load_latency=2)
+        assert plain["end"][0] == "timeout"
+        assert_same(plain, fast)
+    assert m.code.reshape(-1, L.NF)[m._slot_at(m.program.symbol("loop")), L.F_TX] >= 0
