@@ -231,18 +231,22 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
     base = 0
     repeated = None if every else in_loops(code, slot_pc)
     for lead in sorted(leaders, key=lambda s: slot_pc[s]):
-        if kinds[lead] is None or (repeated is not None and not repeated(slot_pc[lead])):
-            continue
-        slots = [lead]
-        while kinds[slots[-1]] != "end" and len(slots) < MAX_RUN:
+        while lead >= 0 and kinds[lead] is not None and (repeated is None
+                                                         or repeated(slot_pc[lead])):
+            slots = [lead]
+            while kinds[slots[-1]] != "end" and len(slots) < MAX_RUN:
+                nxt = int(code[slots[-1], L.F_NEXT])
+                if nxt < 0 or nxt in leaders or kinds[nxt] is None:
+                    break
+                slots.append(nxt)
+            pc = slot_pc[slots[-1]]
+            back = () if kinds[slots[-1]] == "end" else tuple(sorted(back_to.get(pc, ())))
+            runs.append(Run(tuple(slots), base, back))
+            base += runs[-1].exits
+            # straight code cut at MAX_RUN goes on in a run of its own
             nxt = int(code[slots[-1], L.F_NEXT])
-            if nxt < 0 or nxt in leaders or kinds[nxt] is None:
-                break
-            slots.append(nxt)
-        pc = slot_pc[slots[-1]]
-        back = () if kinds[slots[-1]] == "end" else tuple(sorted(back_to.get(pc, ())))
-        runs.append(Run(tuple(slots), base, back))
-        base += runs[-1].exits
+            lead = nxt if (len(slots) == MAX_RUN and kinds[slots[-1]] != "end"
+                           and nxt not in leaders) else -1
     return runs
 
 

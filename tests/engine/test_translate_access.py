@@ -16,6 +16,7 @@ import pytest
 
 from isasim import layout as L
 from isasim import opcodes as O
+from isasim import translate as TX
 from isasim.machine import Machine
 from isasim.runcontrol import RunControl
 from tests.engine.test_code_links import PATCH_LOOP
@@ -236,3 +237,30 @@ def test_the_cycle_limit_reached_in_a_stall() -> None:
         assert plain["end"][0] == "timeout"
         assert_same(plain, fast)
     assert m.code.reshape(-1, L.NF)[m._slot_at(m.program.symbol("loop")), L.F_TX] >= 0
+
+
+def test_straight_code_longer_than_a_run_is_translated_in_pieces() -> None:
+    """A run is cut at ``MAX_RUN`` instructions; the straight code goes on in the next run."""
+    body = "\n".join(f"    {'addi a1, a1, 1' if i % 3 else 'sw a1, 0(s1)'}" for i in range(600))
+    source = f"""
+    .text
+    .globl _start
+_start:
+    la s1, buf
+    li t0, 3
+loop:
+{body}
+    addi t0, t0, -1
+    bnez t0, loop
+""" + EXIT + """
+    .section .l1, "aw"
+buf: .word 0
+"""
+    plain, fast, m = both(assemble(source, family="xpulpv2", rvc=False), icache="ideal")
+    assert_same(plain, fast)
+    code = m.code.reshape(-1, L.NF)
+    runs = TX.find_runs(code, m.slot_pc, [0], fpu_shared=False)
+    loop = m._slot_at(m.program.symbol("loop"))
+    covered = {s for run in runs for s in run.slots}
+    assert set(range(loop, loop + 602)) <= covered
+    assert max(len(run.slots) for run in runs) == TX.MAX_RUN
