@@ -35,6 +35,10 @@ from isasim import softfloat as sf
 from isasim import translate as TX
 from isasim.semantics import fp_needs_rm
 
+# back edges a call takes inside its function at most (then it leaves, and the engine calls it
+# again): the instructions they retire, at most PASSES * translate.MAX_RUN, are counted in the
+# high 32 bits of the call's result
+PASSES = 1 << 20
 I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
 F32, F64 = ir.FloatType(), ir.DoubleType()
 I64P = I64.as_pointer()
@@ -615,10 +619,11 @@ class _Writer:
     def again(self, exit_id: int, t: ir.Value) -> None:
         """Back to the run's own start at cycle t, a new run of sequential execution in the
         ring (as ``engine.start_run`` records it); through exit ``exit_id`` instead when the
-        cycle limit is within the run's length (the entry's condition)."""
+        cycle limit is within the run's length (the entry's condition), or after ``PASSES``
+        passes (the instructions they retired must fit the result's high half)."""
         b = self.b
-        self.exit_if(b.icmp_signed(">", b.add(t, _const(self.n)), self.arg["max_cycles"]),
-                     exit_id, t)
+        self.exit_if(b.or_(b.icmp_signed(">", b.add(t, _const(self.n)), self.arg["max_cycles"]),
+                           b.icmp_signed(">=", self.loops, _const(PASSES))), exit_id, t)
         loops = b.add(self.loops, _const(1))
         # instret of the run's first instruction: the entry's, plus what retired since
         retired = b.sub(b.mul(loops, _const(self.n)), self.arg["start"])
