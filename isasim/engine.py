@@ -764,6 +764,10 @@ def alone_at(CS, CL, c, h, bank, ncores, policy):
     return True
 
 
+# CS_ILINE of a core parked at an access in translated code, whose L0 holds the whole run
+PARKED_RESIDENT = -2
+
+
 @compiled
 def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon, instret, CS,
                    CL):
@@ -782,19 +786,26 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     ic_on = CL[U(L.L_IC_MODE)] != L.ICACHE_IDEAL
     ew = ENTRY_FIELDS * entry
     if ic_on:
-        if not icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
+        # a core granted the access it parked at in translated code has not fetched since:
+        # its L0 (private, changed only by its own refills) still holds the run
+        if not (granted != 0 and CS[U(cb + L.CS_ILINE)] == PARKED_RESIDENT) and not \
+                icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
             return -1, 0
         CS[U(cb + L.CS_ILINE)] = -1
     start = entries[U(ew + 1)]
     retired = 0
     while True:
-        e = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
-                            max_cycles, cl_address) * EXIT_FIELDS
-        retired += exits[U(e + 2)] - start
+        r = call_translated(entries[U(ENTRY_FIELDS * entry)], start, t, granted, c, pb, horizon,
+                            max_cycles, instret + retired, cl_address)
+        e = (r & 0xFFFFFFFF) * EXIT_FIELDS
+        # (the high half: instructions of back edges the run took inside, see translate)
+        retired += exits[U(e + 2)] - start + (r >> 32)
         if exits[U(e + 3)] == EXIT_TAKEN:
             start_run(CS, CL, cb, c, exits[U(e)], instret + retired)
         entry = exits[U(e + 4)]
         t = CS[U(cb + L.CS_T)]
+        if ic_on and exits[U(e + 3)] == EXIT_PARKED:
+            CS[U(cb + L.CS_ILINE)] = PARKED_RESIDENT    # (the loop's fetch finds no line)
         if entry < 0 or t > max_cycles:
             return e, retired
         ew = ENTRY_FIELDS * entry
@@ -931,6 +942,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         CL[U(L.L_TX_ARRAYS + 4)] = PCS.ctypes.data
         CL[U(L.L_TX_ARRAYS + 5)] = CFG.ctypes.data
         CL[U(L.L_TX_ARRAYS + 6)] = mem32.ctypes.data + tcdm_off
+        CL[U(L.L_TX_ARRAYS + 7)] = pcmap.ctypes.data + 4 * (tcdm_off >> 1)
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
     load_rl = ((1 + CFG[U(L.K_LOAD_LAT)]) << L.RDY_SHIFT) | L.C_LOAD_USE

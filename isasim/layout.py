@@ -174,7 +174,8 @@ L_CONF = 144            # 8 x 32 conflict counts (victim core, bank)
 L_CONF_WIN = 400        # 8 x 10 conflict counts (victim core, winner: core 0..7, DMA 8, 9)
 L_CLUSTER = 512         # event unit, DMA, shared FPU state (isasim.cluster)
 L_LATWHY = 3648         # per timing class: result latency << RDY_SHIFT | stall category
-# for translated code: the host addresses of R, RDY, CS, CAT, PCS, CFG and the TCDM's first word
+# for translated code: the host addresses of R, RDY, CS, CAT, PCS, CFG, the TCDM's first word
+# and the pcmap entry of its first halfword (see isasim.translate.ARRAYS)
 L_TX_ARRAYS = 3680
 # per core, a ring of the last 16 runs of sequential execution, each (start pc, instret of its
 # first instruction): a record at every control transfer (CS_RUNS counts them) lets a fault

@@ -1,18 +1,22 @@
 """LLVM IR of a program's translated runs (``isasim.translate`` finds them).
 
-One function per run, ``i64 run<rid>(start, t, granted, c, pb, horizon, max_cycles, CL)``
-(``translate.PARAMS``): it executes the run from instruction ``start`` (0 or one of its loads)
-and returns the exit it left by, with the core's cycle stored in ``CS_T``.  Everything the
-loop would look up per instruction (operation, registers, immediates, slot, pc, latency class)
-is a constant; register values and scoreboard entries live in SSA values between the
-instructions of a *segment* (from one entry to the next), and are stored back as each
-instruction retires, as the loop does, so that every exit leaves the loop's state.
+One function per run, ``i64 run<rid>(start, t, granted, c, pb, horizon, max_cycles, instret,
+CL)`` (``translate.PARAMS``): it executes the run from instruction ``start`` (0 or one of its
+accesses) and returns the exit it left by, with the core's cycle stored in ``CS_T``.
+Everything the loop would look up per instruction (operation, registers, immediates, slot, pc,
+latency class) is a constant.  The values and scoreboard entries of the registers the run reads
+live in SSA values through the whole run: each *segment* (from one entry to the next) starts at
+a head whose phis take them from the code before it or, entered from the engine, from memory.
+Results are stored as each instruction retires, as the loop does, so that every exit leaves the
+loop's state.  A taken branch, jump or hardware-loop back edge to the run's own start goes back
+to the first head: a loop body runs in one call.
 
 The IR is written directly (no numba typing): a 1,800-instruction program is a few tens of
 milliseconds of Python here and a few hundred of LLVM (``isasim.llvm_jit``).  The ALU and
 branch expressions are compiled from the source of ``semantics.alu_result`` and
-``semantics.branch_taken`` (``_Expression``); the other operations call the loop's compiled
-functions through ``translate.HELPERS``.
+``semantics.branch_taken`` (``_Expression``); the fp32 multiply-add fast path is
+``semantics.fma_family_fast`` written out (``fma_fast``); the other operations call the loop's
+compiled function through ``translate.HELPERS``.
 """
 
 from __future__ import annotations
@@ -27,10 +31,16 @@ from llvmlite import ir
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import semantics
+from isasim import softfloat as sf
 from isasim import translate as TX
 from isasim.semantics import fp_needs_rm
 
+# back edges a call takes inside its function at most (then it leaves, and the engine calls it
+# again): the instructions they retire, at most PASSES * translate.MAX_RUN, are counted in the
+# high 32 bits of the call's result
+PASSES = 1 << 20
 I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
+F32, F64 = ir.FloatType(), ir.DoubleType()
 I64P = I64.as_pointer()
 M32 = 0xFFFFFFFF
 
@@ -39,8 +49,8 @@ def function_name(rid: int) -> str:
     return f"run{rid}"
 
 
-def _const(v: int | ir.Value) -> ir.Value:
-    return v if isinstance(v, ir.Value) else ir.Constant(I64, v)
+def _const(v: int | ir.Value, ty: ir.Type = I64) -> ir.Value:
+    return v if isinstance(v, ir.Value) else ir.Constant(ty, v)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,33 +106,172 @@ branch_taken = _Expression(semantics.branch_taken)
 
 def fast_fma(op: int, rm: int) -> bool:
     """An fp32 fused multiply-add, add, subtract or multiply in round to nearest even (static,
-    or dynamic: checked when it runs), done by ``semantics.fma_family_fast``; what that path
-    declines (subnormal, infinite or NaN operands, a result out of the normal range) is left to
-    the loop, which is exact for every case."""
+    or dynamic: checked when it runs), done as ``semantics.fma_family_fast`` does it
+    (``fma_fast``); what that path declines (subnormal, infinite or NaN operands, a result out
+    of the normal range) is left to the loop, which is exact for every case."""
     return O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7)
+
+
+def _f64_of_f32(b: ir.IRBuilder, bits: ir.Value) -> ir.Value:
+    """``softfloat.widen_f32``: the binary32 pattern in the low 32 bits, widened."""
+    return b.fpext(b.bitcast(b.trunc(bits, I32), F32), F64)
+
+
+def _fast_operand(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """``softfloat.fast_operand``: not a subnormal binary32 pattern."""
+    low = b.and_(b.sub(b.and_(x, _const(0x7FFFFFFF)), _const(1)), _const(M32))
+    return b.icmp_signed(">=", low, _const(0x7FFFFF))
+
+
+def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
+             z: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
+    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same host operations in the same
+    order (so the same bits and flags): ``(decided, result, fflags)``.
+
+    Operands as ``fma_family_fast`` forms them; ``softfloat.fma_fast_rne``: the exact product
+    and its sum with z in float64, the sum's error by TwoSum, round to odd when inexact, one
+    conversion to binary32; declined (not decided) when an operand is subnormal or the sum is
+    not zero and not in ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).
+    ``tests/engine/test_translate_fma.py`` holds the two against each other bit for bit."""
+    addsub = op in (O.OP_FADD_S, O.OP_FSUB_S)
+    if op > O.OP_FNMADD_S:
+        # a plain product adds -0 (x + -0 = x for every x, including -0)
+        z = y if op != O.OP_FMUL_S else _const(0x80000000)
+    if addsub:
+        y = _const(0x3F800000)
+    fast = b.and_(b.and_(_fast_operand(b, x), _fast_operand(b, y)), _fast_operand(b, z))
+    px, zz = _f64_of_f32(b, x), _f64_of_f32(b, z)
+    if op in (O.OP_FNMSUB_S, O.OP_FNMADD_S):
+        px = b.fneg(px)
+    if op in (O.OP_FMSUB_S, O.OP_FNMADD_S, O.OP_FSUB_S):
+        zz = b.fneg(zz)
+    # softfloat.fma_fast_rne
+    p = b.fmul(px, _f64_of_f32(b, y))
+    s = b.fadd(p, zz)
+    sb = b.bitcast(s, I64)
+    zero = b.fcmp_ordered("==", s, ir.Constant(F64, 0.0))
+    av = b.bitcast(b.and_(sb, _const((1 << 63) - 1)), F64)
+    in_range = b.and_(b.fcmp_ordered(">=", av, ir.Constant(F64, sf._FAST_MIN)),
+                      b.fcmp_ordered("<", av, ir.Constant(F64, sf._FAST_MAX)))
+    bb = b.fsub(s, p)
+    t = b.fadd(b.fsub(p, b.fsub(s, bb)), b.fsub(zz, bb))
+    inexact = b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0))
+    below = b.zext(b.icmp_unsigned("!=", b.fcmp_ordered("<", t, ir.Constant(F64, 0.0)),
+                                   b.icmp_signed("<", sb, _const(0))), I64)
+    odd = b.select(inexact, b.bitcast(b.or_(b.sub(sb, below), _const(1)), F64), s)
+    narrow = b.fptrunc(odd, F32)
+    bits = b.zext(b.bitcast(narrow, I32), I64)
+    rounded = b.fcmp_unordered("!=", b.fpext(narrow, F64), odd)
+    flags = b.select(b.or_(inexact, rounded), _const(sf.NX), _const(0))
+    signed_zero = b.select(b.icmp_signed("<", sb, _const(0)), _const(sf._SIGN), _const(0))
+    return (b.and_(fast, b.or_(zero, in_range)), b.select(zero, signed_zero, bits),
+            b.select(zero, _const(0), flags))
 
 
 # ---------------------------------------------------------------------------------------------
 # a run
 # ---------------------------------------------------------------------------------------------
+class _Shared:
+    """Functions of a program's module its runs call: what would otherwise be written out at
+    many instructions (a stall's accounting, the multiply-add fast path outside loop bodies),
+    to keep the IR, and LLVM's time, small."""
+
+    def __init__(self, module: ir.Module) -> None:
+        self.module = module
+        self.stall = self._function("stall", ir.VoidType(), [I64P, I64P, I64, I64], "cold")
+        cat, pcs, why, amount = self.stall.args
+        b = ir.IRBuilder(self.stall.append_basic_block("entry"))
+        for base in (cat, pcs):
+            at = b.gep(base, [why])
+            b.store(b.add(b.load(at), amount), at)
+        b.ret_void()
+        self._fma: dict[int, ir.Function] = {}
+
+    def _function(self, name: str, ret: ir.Type, args: list[ir.Type], *attrs: str):
+        fn = ir.Function(self.module, ir.FunctionType(ret, args), name)
+        fn.linkage = "internal"
+        for a in ("nounwind", *attrs):
+            fn.attributes.add(a)
+        return fn
+
+    def fma(self, op: int) -> ir.Function:
+        """``(decided, result, fflags)`` of ``fma_fast`` for operation ``op``."""
+        if op not in self._fma:
+            fn = self._function(f"fma{op}", ir.LiteralStructType([I1, I64, I64]), [I64] * 3,
+                                "noinline")
+            b = ir.IRBuilder(fn.append_basic_block("entry"))
+            out = ir.Constant(fn.return_value.type, ir.Undefined)
+            for k, v in enumerate(fma_fast(b, op, *fn.args)):
+                out = b.insert_value(out, v, k)
+            b.ret(out)
+            self._fma[op] = fn
+        return self._fma[op]
+
+
+class _Head:
+    """Where a segment starts: its block and the phis of what flows into it (the cycle, the
+    grant, the back edges taken so far, and for the first segment the values and scoreboard
+    entries of the registers it reads), from the engine's entry (its pad) and from the code
+    before it (the previous segment, or a back edge).
+
+    Later segments load the registers they read from memory (where every result is stored):
+    a core resumed at an access, as on several cores nearly every access is, then loads only
+    what the segment needs."""
+
+    def __init__(self, w: _Writer, name: str, regs: list[int]) -> None:
+        self.regs = regs
+        self.pad = w.fn.append_basic_block(f"pad_{name}")
+        self.block = w.fn.append_basic_block(f"head_{name}")
+        b = w.b
+        with b.goto_block(self.block):
+            self.t, self.granted, self.loops = b.phi(I64), b.phi(I64), b.phi(I64)
+            self.val = {r: b.phi(I64) for r in regs}
+            self.rdy = {r: b.phi(I64) for r in regs}
+        with b.goto_block(self.pad):
+            w.val, w.rdy = {}, {}
+            self.come(w, w.arg["t"], w.arg["granted"], _const(0))
+            b.branch(self.block)
+
+    def come(self, w: _Writer, t, granted, loops) -> None:
+        """The incoming values from the builder's current block."""
+        here = w.b.block
+        self.t.add_incoming(t, here)
+        self.granted.add_incoming(granted, here)
+        self.loops.add_incoming(loops, here)
+        for r in self.regs:
+            # (a register not read since the last head: from memory, where its value is)
+            self.val[r].add_incoming(w.val[r] if r in w.val else w.ld("R", r), here)
+            self.rdy[r].add_incoming(w.rdy[r] if r in w.rdy else w.ld("RDY", r), here)
+
+    def enter(self, w: _Writer) -> None:
+        w.b.position_at_end(self.block)
+        w.t, w.granted, w.loops = self.t, self.granted, self.loops
+        w.val, w.rdy = dict(self.val), dict(self.rdy)
+
+
 class _Writer:
     """The IR of one run's function."""
 
-    def __init__(self, module: ir.Module, helpers: dict, rid: int, run: TX.Run,
-                 code: np.ndarray, slot_pc: list[int]) -> None:
+    def __init__(self, module: ir.Module, helpers: dict, shared: _Shared, rid: int,
+                 run: TX.Run, code: np.ndarray, slot_pc: list[int]) -> None:
         self.run, self.code, self.slot_pc, self.helpers = run, code, slot_pc, helpers
+        self.shared = shared
+        # a loop body (it goes back to its own start): the multiply-add written out in it
+        last = code[run.slots[-1]]
+        self.loops_on_itself = run.slots[0] in run.back or (
+            TX.kind(last, False) == "end" and int(last[L.F_TGT]) == run.slots[0])
+        self.n = len(run.slots)
         self.fn = ir.Function(module, ir.FunctionType(I64, [I64] * TX.ARGS), function_name(rid))
         self.fn.attributes.add("nounwind")
         self.arg = dict(zip(TX.PARAMS, self.fn.args, strict=True))
         self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
-        self.val: dict[int, ir.Value] = {}   # register -> its value, in the current segment
+        self.val: dict[int, ir.Value] = {}   # register -> its value
         self.rdy: dict[int, ir.Value] = {}   # register -> its scoreboard entry
         self.blocks = 0
 
     # -- memory ------------------------------------------------------------------------------
     def _at(self, array: str, index) -> ir.Value:
-        base = self.arrays[array] if array != "CL" else self.cl
-        return self.b.gep(base, [_const(index)])
+        return self.b.gep(self.base[array], [_const(index)])
 
     def ld(self, array: str, index) -> ir.Value:
         return self.b.load(self._at(array, index))
@@ -134,9 +283,6 @@ class _Writer:
         at = self._at(array, index)
         self.b.store(self.b.add(self.b.load(at), amount), at)
 
-    def plus(self, base: ir.Value, k: int) -> ir.Value:
-        return self.b.add(base, _const(k)) if k else base
-
     # -- control -----------------------------------------------------------------------------
     def block(self) -> ir.Block:
         self.blocks += 1
@@ -146,6 +292,7 @@ class _Writer:
         """Leave by exit ``exit_id`` at cycle t (through the function's one return block)."""
         self.exit_id.add_incoming(_const(exit_id), self.b.block)
         self.exit_t.add_incoming(t, self.b.block)
+        self.exit_loops.add_incoming(self.loops, self.b.block)
         self.b.branch(self.exit_block)
 
     def exit_if(self, cond: ir.Value, exit_id, t: ir.Value, before_leaving=None) -> None:
@@ -153,6 +300,7 @@ class _Writer:
         if before_leaving is None:
             self.exit_id.add_incoming(_const(exit_id), self.b.block)
             self.exit_t.add_incoming(t, self.b.block)
+            self.exit_loops.add_incoming(self.loops, self.b.block)
             self.b.cbranch(cond, self.exit_block, on)
         else:
             out = self.block()
@@ -167,31 +315,32 @@ class _Writer:
         if r in (0, L.R_ZERO):      # x0 is never written (its writes go to R_SINK)
             return _const(0)
         if r not in self.val:
-            self.val[r] = self.ld("R", self.plus(self.rb, r))
+            self.val[r] = self.ld("R", r)
         return self.val[r]
 
     def ready(self, r: int) -> ir.Value:
         if r not in self.rdy:
-            self.rdy[r] = self.ld("RDY", self.plus(self.rb, r))
+            self.rdy[r] = self.ld("RDY", r)
         return self.rdy[r]
 
-    def retire(self, wd: int, latency: ir.Value, issue: ir.Value, result: ir.Value) -> None:
-        if wd == L.R_SINK:
+    def write(self, r: int, value: ir.Value, rdy: ir.Value) -> None:
+        if r == L.R_SINK:
             return
-        b = self.b
-        self.val[wd] = result
-        self.rdy[wd] = b.add(b.shl(issue, _const(L.RDY_SHIFT)), latency)
-        self.st("R", self.plus(self.rb, wd), result)
-        self.st("RDY", self.plus(self.rb, wd), self.rdy[wd])
+        self.val[r], self.rdy[r] = value, rdy
+        self.st("R", r, value)
+        self.st("RDY", r, rdy)
+
+    def retire(self, wd: int, latency: ir.Value, issue: ir.Value, result: ir.Value) -> None:
+        self.write(wd, result, self.b.add(self.b.shl(issue, _const(L.RDY_SHIFT)), latency))
 
     def count(self, s: int, offset: int = 0, amount: ir.Value | None = None) -> None:
         """The per-instruction profile of slot s: its count, or (offset) a stall column."""
-        self.add_to("PCS", self.plus(self.pbn, s * L.NPS + offset),
-                    _const(1) if amount is None else amount)
+        self.add_to("PCS", s * L.NPS + offset, _const(1) if amount is None else amount)
 
     def stall(self, s: int, why: ir.Value, amount: ir.Value) -> None:
-        self.add_to("CAT", self.b.add(self.cn, why), amount)
-        self.add_to("PCS", self.b.add(self.plus(self.pbn, s * L.NPS + L.PS_STALL), why), amount)
+        """``amount`` cycles of stall category ``why``: the core's and slot s's."""
+        self.b.call(self.shared.stall, [self.base["CAT"],
+                                         self._at("PCS", s * L.NPS + L.PS_STALL), why, amount])
 
     def call(self, name: str, *args: ir.Value) -> ir.Value:
         """A helper's result (``translate.HELPERS``: numba's calling convention)."""
@@ -199,100 +348,117 @@ class _Writer:
         return self.b.load(self.ret)
 
     # -- the function ------------------------------------------------------------------------
-    def write(self) -> None:
-        b, run, code = self.b, self.run, self.code
+    def write_function(self) -> None:
+        b, run, code, n = self.b, self.run, self.code, self.n
         recs = [code[s] for s in run.slots]
         kinds = [TX.kind(r, False) for r in recs]
+        ops = [int(r[L.F_OP]) for r in recs]
         first, last = self.slot_pc[run.slots[0]], self.slot_pc[run.slots[-1]]
-        self.cl = b.inttoptr(self.arg["CL"], I64P)
-        self.arrays = {name: self.ld("CL", L.L_TX_ARRAYS + k) for k, name in enumerate(TX.ARRAYS)}
-        for name in TX.ARRAYS[:-1]:
-            self.arrays[name] = b.inttoptr(self.arrays[name], I64P)
+        cl = b.inttoptr(self.arg["CL"], I64P)
+        self.base = {"CL": cl}
+        for k, name in enumerate(TX.ARRAYS):
+            self.base[name] = b.load(b.gep(cl, [_const(L.L_TX_ARRAYS + k)]))
         c = self.arg["c"]
-        self.rb, self.cb = b.mul(c, _const(L.RS)), b.mul(c, _const(L.NCS))
-        self.cn, self.pbn = b.mul(c, _const(L.NCAT)), b.mul(self.arg["pb"], _const(L.NPS))
+        # each array at the core's own part: one pointer per array, constant offsets after it
+        for name, stride, index in (("R", L.RS, c), ("RDY", L.RS, c), ("CS", L.NCS, c),
+                                    ("CAT", L.NCAT, c), ("PCS", L.NPS, self.arg["pb"])):
+            self.base[name] = b.gep(b.inttoptr(self.base[name], I64P),
+                                    [b.mul(index, _const(stride))])
+        self.base["CFG"] = b.inttoptr(self.base["CFG"], I64P)
         self.ret, self.exc = b.alloca(I64), b.alloca(I64.as_pointer())
         self.out = b.alloca(I64, 2)
-        # the return block: the core's cycle to CS_T, the exit to the engine
+        # the return block: the core's cycle to CS_T; the exit, and in its high half the
+        # instructions the back edges taken inside the function retired
         self.exit_block = self.fn.append_basic_block("leave")
         with b.goto_block(self.exit_block):
-            self.exit_id, self.exit_t = b.phi(I64), b.phi(I64)
-            self.st("CS", self.plus(self.cb, L.CS_T), self.exit_t)
-            b.ret(self.exit_id)
-        # an active hardware loop ending in the run: its back edge is the loop's business, so
-        # the run stops before that instruction (at once when it is not the last one)
-        self.lpe = []
-        for count_at, end_at in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1)):
-            active = b.icmp_signed("!=", self.ld("CS", self.plus(self.cb, count_at)), _const(0))
-            self.lpe.append(b.select(active, self.ld("CS", self.plus(self.cb, end_at)),
-                                     _const(-1)))
-        inside = [b.and_(b.icmp_signed("<=", _const(first), e), b.icmp_signed("<", e, _const(last)))
-                  for e in self.lpe]
+            self.exit_id, self.exit_t, self.exit_loops = b.phi(I64), b.phi(I64), b.phi(I64)
+            self.st("CS", L.CS_T, self.exit_t)
+            b.ret(b.add(self.exit_id, b.shl(b.mul(self.exit_loops, _const(n)), _const(32))))
         start, t = self.arg["start"], self.arg["t"]
-        self.exit_if(b.or_(*inside), b.add(_const(run.exit_base), b.shl(start, _const(1))), t)
-        if "load" in kinds:
+        self.loops = _const(0)
+        # what makes the loop take over at once: an active hardware loop ending inside the run
+        # (not at its last instruction: that back edge is taken below), the cycle limit within
+        # the run's length (so that only a stall can reach it: checked there), the FPU off or
+        # a dynamic rounding mode the run's FP operations cannot use (both constant in a run)
+        bail = b.icmp_signed(">", b.add(t, _const(n)), self.arg["max_cycles"])
+        for count_at, end_at in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1)):
+            end = self.ld("CS", end_at)
+            inside = b.and_(b.icmp_signed("<=", _const(first), end),
+                            b.icmp_signed("<", end, _const(last)))
+            bail = b.or_(bail, b.and_(inside, b.icmp_signed("!=", self.ld("CS", count_at),
+                                                            _const(0))))
+        if any(op in TX.FP_OPS for op in ops):
+            fs = b.and_(b.lshr(self.ld("CS", L.CS_MSTATUS), _const(13)), _const(3))
+            bail = b.or_(bail, b.icmp_signed("==", fs, _const(0)))
+            frm = self.ld("CS", L.CS_FRM)
+            self.frm = frm
+            dynamic = [(op, int(r[L.F_RM])) for op, r in zip(ops, recs, strict=True)
+                       if op in TX.FP_OPS and int(r[L.F_RM]) == 7]
+            if any(fast_fma(op, rm) for op, rm in dynamic):
+                # only round to nearest even has the fast path
+                bail = b.or_(bail, b.icmp_signed("!=", frm, _const(0)))
+            elif any(fp_needs_rm.py_func(op) for op, _ in dynamic):
+                bail = b.or_(bail, b.icmp_signed(">", frm, _const(4)))
+        self.exit_if(bail, b.add(_const(run.exit_base), b.shl(start, _const(1))), t)
+        if "access" in kinds:
             self.tcdm_base = self.ld("CFG", L.K_TCDM_BASE)
             self.tcdm_size = self.ld("CFG", L.K_TCDM_SIZE)
-            self.policy = self.ld("CFG", L.K_POLICY)
+            policy = self.ld("CFG", L.K_POLICY)
+            # an access parks past the horizon, or at it where accesses conflict
+            self.park_after = b.sub(self.arg["horizon"], b.zext(
+                b.icmp_signed("!=", policy, _const(L.POLICY_NONE)), I64))
+            # an uncontested access moves the bank's pointer (round robin: past the core)
+            round_robin = b.icmp_signed("==", policy, _const(L.POLICY_ROUND_ROBIN))
+            self.claims = b.or_(round_robin,
+                                b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE)))
+            self.pointer = b.add(c, b.zext(round_robin, I64))
             self.banks = b.sub(self.ld("CFG", L.K_NBANKS), _const(1))
             lat = b.add(self.ld("CFG", L.K_LOAD_LAT), _const(1))
             self.load_rl = b.or_(b.shl(lat, _const(L.RDY_SHIFT)), _const(L.C_LOAD_USE))
-        if any(int(r[L.F_OP]) in TX.FP_OPS for r in recs):
-            mstatus = self.ld("CS", self.plus(self.cb, L.CS_MSTATUS))
-            fs = b.and_(b.lshr(mstatus, _const(13)), _const(3))
-            self.fpu_off = b.icmp_signed("==", fs, _const(0))
-            self.frm = self.ld("CS", self.plus(self.cb, L.CS_FRM))
-            self.fpubusy = self.ld("CS", self.plus(self.cb, L.CS_FPUBUSY))
+            self.tohost = self.ld("CFG", L.K_TOHOST)
+            self.watch = (self.ld("CL", L.L_WATCH), self.ld("CL", L.L_WATCH + 1))
+            self.tcdm = b.inttoptr(self.base["TCDM"], ir.IntType(8).as_pointer())
+            self.pcmap = b.inttoptr(self.base["PCMAP"], I32.as_pointer())
         self.rl = {cls: self.ld("CL", L.L_LATWHY + cls)
                    for cls in sorted({int(r[L.F_CLS]) for r, k in zip(recs, kinds, strict=True)
-                                      if k != "load"})}
+                                      if k != "access"})}
         # the segments: entered at their first instruction (by ``start``) or from the previous
-        starts = [i for i, k in enumerate(kinds) if i == 0 or k == "load"]
-        heads = [self.block() for _ in starts]
-        entry_block = b.block
-        b.switch(start, heads[0]).cases.extend(
-            (_const(i), head) for i, head in zip(starts[1:], heads[1:], strict=True))
-        from_previous = None
+        starts = [i for i, k in enumerate(kinds) if i == 0 or k == "access"]
+        first_reads = sorted({int(r[f]) for r in recs[:(starts + [n])[1]]
+                              for f in (L.F_S1, L.F_S2, L.F_S3)} - {0, L.R_ZERO})
+        self.heads = [_Head(self, str(i), first_reads if i == 0 else []) for i in starts]
+        b.switch(start, self.heads[0].pad).cases.extend(
+            (_const(i), head.pad) for i, head in zip(starts[1:], self.heads[1:], strict=True))
         for j, begin in enumerate(starts):
-            end = starts[j + 1] if j + 1 < len(starts) else len(run.slots)
-            b.position_at_end(heads[j])
-            self.t = t
-            if from_previous is not None:
-                self.t = b.phi(I64)
-                self.t.add_incoming(t, entry_block)
-                self.t.add_incoming(*from_previous)
-            self.val, self.rdy = {}, {}
+            end = starts[j + 1] if j + 1 < len(starts) else n
+            self.heads[j].enter(self)
             for i in range(begin, end):
                 self.instruction(i, run.slots[i])
-            if end < len(run.slots):
-                from_previous = (self.t, b.block)
-                b.branch(heads[j + 1])
+            if end < n:
+                self.heads[j + 1].come(self, self.t, _const(0), self.loops)
+                b.branch(self.heads[j + 1].block)
 
     def instruction(self, i: int, s: int) -> None:
         """Instruction i of the run (slot s)."""
-        b, rec = self.b, self.code[s]
+        b, rec, n = self.b, self.code[s], self.n
         op, cls, wd = int(rec[L.F_OP]), int(rec[L.F_CLS]), int(rec[L.F_WD])
         s1, s2, s3 = int(rec[L.F_S1]), int(rec[L.F_S2]), int(rec[L.F_S3])
         imm, imm2, rm = int(rec[L.F_IMM]), int(rec[L.F_IMM2]), int(rec[L.F_RM])
-        pc, n, t = self.slot_pc[s], len(self.run.slots), self.t
+        pc, t = self.slot_pc[s], self.t
         before = self.run.exit_base + 2 * i
         fell_through = self.run.exit_base + 2 * n
-        is_fp = op in TX.FP_OPS
-        if i > 0:
-            self.exit_if(b.icmp_signed(">", t, self.arg["max_cycles"]), before, t)
-        if i == n - 1:
-            self.exit_if(b.or_(*(b.icmp_signed("==", e, _const(pc)) for e in self.lpe)), before, t)
-        rmv = _const(rm)
-        if is_fp:
-            self.exit_if(self.fpu_off, before, t)
-            if rm == 7:
-                rmv = self.frm
-                if fast_fma(op, rm):
-                    # only round to nearest even has the fast path; the loop does the rest
-                    self.exit_if(b.icmp_signed("!=", rmv, _const(0)), before, t)
-                elif fp_needs_rm.py_func(op):
-                    self.exit_if(b.icmp_signed(">", rmv, _const(4)), before, t)
-        # scoreboard: the latest source, or a busy FPU, delays the issue
+        last = i == n - 1
+        back = None
+        if last and op in TX.BRANCH_OPS | {O.OP_JAL}:
+            # an active hardware loop ending at a branch or jump: the loop's business
+            ends = [b.and_(b.icmp_signed("==", self.ld("CS", e), _const(pc)),
+                           b.icmp_signed("!=", self.ld("CS", k), _const(0)))
+                    for k, e in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1))]
+            self.exit_if(b.or_(*ends), before, t)
+        elif last:
+            back = self.back_edge_plan(pc, before, t)
+        # scoreboard: the latest source delays the issue (a busy FPU cannot: the engine enters
+        # translated code only when the FPU is free, and translated code does not occupy it)
         issue, why = t, _const(0)
         sources = [r for r in (s1, s2, s3) if r not in (0, L.R_ZERO)]   # never late
         if sources:
@@ -301,18 +467,16 @@ class _Writer:
                 latest = self.max(latest, self.ready(r))
             issue = self.max(t, b.ashr(latest, _const(L.RDY_SHIFT)))
             why = b.and_(latest, _const(L.RDY_MASK))
-        if is_fp:
-            busy = b.icmp_signed(">", self.fpubusy, issue)
-            why = b.select(busy, _const(L.C_FPU_STRUCT), why)
-            issue = b.select(busy, self.fpubusy, issue)
-        if issue is not t:
-            with b.if_then(b.icmp_signed(">", issue, t)):
+            with b.if_then(b.icmp_signed(">", issue, t), likely=False):
+                # past the stall, the rest of the run (one cycle an instruction) must end
+                # within the cycle limit; else the loop goes on from here
+                self.exit_if(b.icmp_signed(">", b.add(issue, _const(n - 1 - i)),
+                                           self.arg["max_cycles"]), before, t)
                 self.stall(s, why, b.sub(issue, t))
         a, v2 = self.value(s1), self.value(s2)
         if op == O.OP_MEM:
-            self.load(i, s, a, imm, wd, issue, before)
-            return
-        if op in TX.BRANCH_OPS:
+            self.access(i, s, rec, issue, before)
+        elif op in TX.BRANCH_OPS:
             other = _const(imm2 & M32) if op in (O.OP_BEQIMM, O.OP_BNEIMM) else v2
             self.count(s)
             taken, on = self.block(), self.block()
@@ -322,86 +486,216 @@ class _Writer:
             b.position_at_end(on)
             self.leave(fell_through, b.add(issue, _const(1)))
             return
-        if op == O.OP_JAL:
+        elif op == O.OP_JAL:
             self.retire(wd, self.rl[cls], issue, _const((pc + int(rec[L.F_LEN])) & M32))
             self.count(s)
             self.taken(s, issue, L.K_JUMP_PEN, L.C_JUMP)
             return
-        if op in TX.ALU_OPS:
-            result = alu_result(b, op, a=a, b=v2, imm=_const(imm), pc=_const(pc))
+        elif op in TX.ALU_OPS:
+            self.retire(wd, self.rl[cls], issue,
+                        alu_result(b, op, a=a, b=v2, imm=_const(imm), pc=_const(pc)))
         else:
             c3 = self.value(s3)
             if fast_fma(op, rm):
-                result = self.call("isasim_fma", _const(op), a, v2, c3, self.out)
-                done = b.load(self.out)
-                self.exit_if(b.icmp_signed("==", done, _const(0)), before, issue)
-                flags = b.load(b.gep(self.out, [_const(1)]))
+                if self.loops_on_itself:
+                    done, result, flags = fma_fast(b, op, a, v2, c3)
+                else:
+                    out = b.call(self.shared.fma(op), [a, v2, c3])
+                    done, result, flags = (b.extract_value(out, k) for k in range(3))
+                self.exit_if(b.not_(done), before, issue)
             else:
+                rmv = self.frm if op in TX.FP_OPS and rm == 7 else _const(rm)
                 result = self.call("isasim_scalar", _const(op), a, v2, c3, _const(imm),
-                                   _const(imm2), rmv if is_fp else _const(0), self.out)
+                                   _const(imm2), rmv if op in TX.FP_OPS else _const(0), self.out)
                 flags = b.load(self.out)
-            with b.if_then(b.icmp_signed("!=", flags, _const(0))):
-                at = self._at("CS", self.plus(self.cb, L.CS_FFLAGS))
+            if op in TX.FP_OPS:
+                at = self._at("CS", L.CS_FFLAGS)
                 b.store(b.or_(b.load(at), flags), at)
-        self.retire(wd, self.rl[cls], issue, result)
+            self.retire(wd, self.rl[cls], issue, result)
         self.count(s)
         self.t = b.add(issue, _const(1))
-        if i == n - 1:
+        if last:
+            self.take_back_edge(pc, back)
             self.leave(fell_through, self.t)
 
     def max(self, x: ir.Value, y: ir.Value) -> ir.Value:
         return self.b.select(self.b.icmp_signed("<", x, y), y, x)
 
-    def load(self, i: int, s: int, a: ir.Value, imm: int, wd: int, issue: ir.Value,
-             before: int) -> None:
-        """A word load: as the loop's short path when the address is an aligned TCDM word
-        (else the loop takes it over); parks when another core may act first, unless a
-        scheduling round granted it (``granted``, where the run was entered)."""
-        b, n = self.b, len(self.run.slots)
-        ea = b.and_(b.add(a, _const(imm)), _const(M32))
+    # -- memory accesses ---------------------------------------------------------------------
+    def access(self, i: int, s: int, rec: np.ndarray, issue: ir.Value, before: int) -> None:
+        """A load or store, as the loop's path for an aligned TCDM access, where the loop would
+        do nothing else (else it takes the instruction over: outside the TCDM, misaligned, a
+        store into decoded code, to the HTIF tohost words or into a watched range); parks when
+        another core may act first, unless a scheduling round granted it (``granted``, where
+        the run was entered)."""
+        b = self.b
+        mem, wd, imm = int(rec[L.F_MEM]), int(rec[L.F_WD]), int(rec[L.F_IMM])
+        store = mem & L.MEM_KIND_MASK == L.MEM_STORE
+        lsz = (mem >> L.MEM_SIZE_SHIFT) & 3
+        size = 1 << lsz
+        amode, inc = (mem >> L.MEM_AMODE_SHIFT) & 3, (mem >> L.MEM_INC_SHIFT) & 3
+        a, bv = self.value(int(rec[L.F_S1])), self.value(int(rec[L.F_S2]))
+        cv = self.value(int(rec[L.F_S3]))
+        offset = {L.AMODE_IMM: _const(imm), L.AMODE_BASE: _const(0)}.get(
+            amode, cv if store else bv)
+        ea = b.and_(b.add(a, offset), _const(M32))
         dd = b.sub(ea, self.tcdm_base)
-        bad = b.or_(b.or_(b.icmp_signed("!=", b.and_(ea, _const(3)), _const(0)),
-                          b.icmp_signed("<", dd, _const(0))),
-                    b.icmp_signed(">", b.add(dd, _const(4)), self.tcdm_size))
+        room = b.sub(self.tcdm_size, _const(size))      # (unsigned: dd < 0 is outside too)
+        bad = b.or_(b.or_(b.icmp_signed("!=", b.and_(ea, _const(size - 1)), _const(0)),
+                          b.icmp_unsigned(">", dd, room)),
+                    b.icmp_signed("<", room, _const(0)))
         self.exit_if(bad, before, issue)
+        if store:
+            self.exit_if(self.special_store(ea, dd, size), before, issue)
         bank = b.and_(b.lshr(ea, _const(2)), self.banks)
-        granted = self.arg["granted"]
-        if i > 0:
-            granted = b.select(b.icmp_signed("==", self.arg["start"], _const(i)), granted,
-                               _const(0))
-        asked = b.icmp_signed("==", granted, _const(0))
-        horizon, policy = self.arg["horizon"], self.policy
-        late = b.or_(b.icmp_signed(">", issue, horizon),
-                     b.and_(b.icmp_signed("==", issue, horizon),
-                            b.icmp_signed("!=", policy, _const(L.POLICY_NONE))))
-        self.exit_if(b.and_(asked, late), before + 1, issue,
-                     lambda: self.st("CS", self.plus(self.cb, L.CS_PARK_RES), bank))
-        round_robin = b.icmp_signed("==", policy, _const(L.POLICY_ROUND_ROBIN))
-        tree = b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE))
-        with b.if_then(b.and_(asked, b.or_(round_robin, tree))):
-            c = self.arg["c"]
-            self.st("CL", self.plus(bank, L.L_BANK_RR), b.select(round_robin, self.plus(c, 1), c))
-        word = b.load(b.inttoptr(b.add(self.arrays["TCDM"], dd), I32.as_pointer()))
-        self.retire(wd, self.load_rl, issue, b.zext(word, I64))
-        self.count(s)
-        self.t = b.add(issue, _const(1))
-        if i == n - 1:
-            self.leave(self.run.exit_base + 2 * n, self.t)
+        asked = b.icmp_signed("==", self.granted, _const(0))
+        self.exit_if(b.and_(asked, b.icmp_signed(">", issue, self.park_after)), before + 1,
+                     issue, lambda: self.st("CS", L.CS_PARK_RES, bank))
+        with b.if_then(b.and_(asked, self.claims)):
+            b.store(self.pointer, b.gep(self.base["CL"], [b.add(bank, _const(L.L_BANK_RR))]))
+        ty = ir.IntType(8 * size)
+        at = b.bitcast(b.gep(self.tcdm, [dd]), ty.as_pointer())
+        if store:
+            b.store(b.trunc(bv, ty), at)
+        else:
+            value = b.zext(b.load(at), I64)
+            if lsz < 2 and mem & L.MEM_EXTEND:
+                # memory.load: sign extension, or (flh) NaN-boxing
+                high = _const(M32 & ~((1 << (8 * size)) - 1))
+                negative = b.icmp_signed("!=", b.and_(value, _const(1 << (8 * size - 1))),
+                                         _const(0))
+                extend = (_const(1) if mem & L.MEM_NANBOX else
+                          b.zext(negative, I64))
+                value = b.select(b.icmp_signed("!=", extend, _const(0)), b.or_(value, high),
+                                 value)
+        if inc != L.INC_NONE:
+            step = _const(imm) if inc == L.INC_IMM else (cv if store else bv)
+            wd2 = int(rec[L.F_WD2])
+            self.write(wd2, b.and_(b.add(a, step), _const(M32)),
+                       b.shl(b.add(issue, _const(1)), _const(L.RDY_SHIFT)))
+            if wd2 == wd and wd != L.R_SINK:
+                at = self._at("CS", L.CS_WARN)
+                b.store(b.or_(b.load(at), _const(L.WARN_POSTINC_RD_EQ_RS1)), at)
+        if not store:
+            self.retire(wd, self.load_rl, issue, value)
 
+    def special_store(self, ea: ir.Value, dd: ir.Value, size: int) -> ir.Value:
+        """Is this TCDM store one the loop must do: over decoded instructions (it unlinks them,
+        ``engine.invalidate_code``: halfwords h, h - 1 and for a word h + 1), to the HTIF
+        tohost words, into the debugger's watched range?  (A store to the TCDM's first
+        halfword too: the loop looks at the halfword before it, which is not the TCDM's.)"""
+        b = self.b
+        h = b.lshr(dd, _const(1))
+        code = b.icmp_signed("==", h, _const(0))
+        for k in (0, -1, 1) if size == 4 else (0, -1):
+            at = b.add(h, _const(k)) if k >= 0 else b.select(code, h, b.sub(h, _const(1)))
+            entry = b.sext(b.load(b.gep(self.pcmap, [at])), I64)
+            code = b.or_(code, b.icmp_signed(">=", entry, _const(0)))
+        word = b.and_(ea, _const(0xFFFFFFFC))
+        tohost = b.and_(b.icmp_signed(">=", self.tohost, _const(0)),
+                        b.or_(b.icmp_signed("==", word, self.tohost),
+                              b.icmp_signed("==", word, b.add(self.tohost, _const(4)))))
+        lo, hi = self.watch
+        watched = b.and_(b.icmp_signed("<", ea, hi),
+                         b.icmp_signed(">", b.add(ea, _const(size)), lo))
+        return b.or_(b.or_(code, tohost), watched)
+
+    # -- control transfers -------------------------------------------------------------------
     def taken(self, s: int, issue: ir.Value, pen_key: int, cat: int) -> None:
-        """A taken branch or jump: its penalty, and the exit to the target.  A 32-bit target
-        that is not word-aligned costs the core one fetch more (``unaligned_target_penalty``
-        in the loop; translated code runs only while the text is as predecoded)."""
+        """A taken branch or jump: its penalty, and the exit to the target (or, when that is
+        the run's own start, the run again).  A 32-bit target that is not word-aligned costs
+        the core one fetch more (``unaligned_target_penalty`` in the loop; translated code runs
+        only while the text is as predecoded)."""
         if pen_key == L.K_BRANCH_PEN:
-            self.add_to("CS", self.plus(self.cb, L.CS_TAKEN), _const(1))
+            self.add_to("CS", L.CS_TAKEN, _const(1))
         pen = self.ld("CFG", pen_key)
         tgt = int(self.code[s, L.F_TGT])
         if self.slot_pc[tgt] & 2 and int(self.code[tgt, L.F_LEN]) == 4:
             pen = self.b.add(pen, self.ld("CFG", L.K_UNALIGNED_TGT))
-        self.add_to("CAT", self.plus(self.cn, cat), pen)
+        self.add_to("CAT", cat, pen)
         self.count(s, L.PS_STALL + cat, pen)
-        self.leave(self.run.exit_base + 2 * len(self.run.slots) + 1,
-                   self.b.add(self.b.add(issue, _const(1)), pen))
+        t = self.b.add(self.b.add(issue, _const(1)), pen)
+        exit_id = self.run.exit_base + 2 * self.n + 1
+        if int(self.code[s, L.F_TGT]) == self.run.slots[0]:
+            self.again(exit_id, t)
+        else:
+            self.leave(exit_id, t)
+
+    def again(self, exit_id: int, t: ir.Value) -> None:
+        """Back to the run's own start at cycle t, a new run of sequential execution in the
+        ring (as ``engine.start_run`` records it); through exit ``exit_id`` instead when the
+        cycle limit is within the run's length (the entry's condition), or after ``PASSES``
+        passes (the instructions they retired must fit the result's high half)."""
+        b = self.b
+        self.exit_if(b.or_(b.icmp_signed(">", b.add(t, _const(self.n)), self.arg["max_cycles"]),
+                           b.icmp_signed(">=", self.loops, _const(PASSES))), exit_id, t)
+        loops = b.add(self.loops, _const(1))
+        # instret of the run's first instruction: the entry's, plus what retired since
+        retired = b.sub(b.mul(loops, _const(self.n)), self.arg["start"])
+        self.record_run(self.slot_pc[self.run.slots[0]], b.add(self.arg["instret"], retired))
+        self.heads[0].come(self, t, _const(0), loops)
+        b.branch(self.heads[0].block)
+
+    def back_edge_plan(self, pc: int, before: int, t: ir.Value):
+        """At the run's last instruction, before it executes: the hardware-loop back edge it
+        will take, as the loop decides it after the instruction retires (loop 0 first, then
+        loop 1 when loop 0 ends there too): (new count of loop 0, of loop 1, whether to go
+        back, the start to go back to).  A start the run has no exit to (not one the program's
+        set-ups give) is left to the loop."""
+        b = self.b
+        if not self.run.back:
+            ends = [b.and_(b.icmp_signed("==", self.ld("CS", e), _const(pc)),
+                           b.icmp_signed("!=", self.ld("CS", k), _const(0)))
+                    for k, e in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1))]
+            self.exit_if(b.or_(*ends), before, t)
+            return None
+        count0, count1 = self.ld("CS", L.CS_LPC0), self.ld("CS", L.CS_LPC1)
+        at0 = b.and_(b.icmp_signed("==", self.ld("CS", L.CS_LPE0), _const(pc)),
+                     b.icmp_signed("!=", count0, _const(0)))
+        at1 = b.and_(b.icmp_signed("==", self.ld("CS", L.CS_LPE1), _const(pc)),
+                     b.icmp_signed("!=", count1, _const(0)))
+        new0 = b.sub(count0, b.zext(at0, I64))
+        dec1 = b.and_(at1, b.or_(b.not_(at0), b.icmp_signed("==", new0, _const(0))))
+        new1 = b.sub(count1, b.zext(dec1, I64))
+        back0 = b.and_(at0, b.icmp_signed("!=", new0, _const(0)))
+        back1 = b.and_(dec1, b.icmp_signed("!=", new1, _const(0)))
+        target = b.select(back0, self.ld("CS", L.CS_LPS0), self.ld("CS", L.CS_LPS1))
+        known = _const(0, I1)
+        for slot in self.run.back:
+            known = b.or_(known, b.icmp_signed("==", target, _const(self.slot_pc[slot])))
+        self.exit_if(b.and_(b.or_(back0, back1), b.not_(known)), before, t)
+        return new0, new1, b.or_(back0, back1), target
+
+    def take_back_edge(self, pc: int, plan) -> None:
+        """After the last instruction retired: the hardware loops' counts, and the back edge
+        (through its exit, or ``again`` when it goes back to the run's own start)."""
+        if plan is None:
+            return
+        b = self.b
+        new0, new1, back, target = plan
+        self.st("CS", L.CS_LPC0, new0)
+        self.st("CS", L.CS_LPC1, new1)
+        for k, slot in enumerate(self.run.back):
+            exit_id = self.run.exit_base + 2 * self.n + 2 + k
+            here = b.and_(back, b.icmp_signed("==", target, _const(self.slot_pc[slot])))
+            go, other = self.block(), self.block()
+            b.cbranch(here, go, other)
+            b.position_at_end(go)
+            if slot == self.run.slots[0]:
+                self.again(exit_id, self.t)
+            else:
+                self.leave(exit_id, self.t)
+            b.position_at_end(other)
+
+    def record_run(self, pc: int, instret: ir.Value) -> None:
+        """``engine.start_run``: (pc, instret) into the core's ring of runs."""
+        b = self.b
+        k = self.ld("CS", L.CS_RUNS)
+        w = b.add(b.add(b.mul(self.arg["c"], _const(L.RUN_RING * 2)), _const(L.L_RUNS)),
+                  b.shl(b.and_(k, _const(L.RUN_RING - 1)), _const(1)))
+        b.store(_const(pc), b.gep(self.base["CL"], [w]))
+        b.store(instret, b.gep(self.base["CL"], [b.add(w, _const(1))]))
+        self.st("CS", L.CS_RUNS, b.add(k, _const(1)))
 
 
 def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run]) -> str:
@@ -412,6 +706,7 @@ def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run]) -> str:
         args = [I64P, I64P.as_pointer()] + [I64] * (len(sig.args) - 1) + [I64P]
         helpers[name] = ir.Function(module, ir.FunctionType(I32, args), name)
         helpers[name].attributes.add("nounwind")
+    shared = _Shared(module)
     for rid, run in enumerate(runs):
-        _Writer(module, helpers, rid, run, code, slot_pc).write()
+        _Writer(module, helpers, shared, rid, run, code, slot_pc).write_function()
     return str(module)

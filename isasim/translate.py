@@ -13,32 +13,40 @@ holds what the engine calls them by.
 What a run is.  A maximal stretch along the fall-through links (``F_NEXT``) of RV32I
 computational instructions, ``mul``, the Xpulp ALU/MAC/SIMD operations, the F operations (but
 ``fdiv``/``fsqrt``, which occupy the FPU, and all of them when the FPU is shared, since those
-are arbitrated) and word loads at ``rs1 + imm``, ended by any other instruction or just after a
+are arbitrated) and loads and stores (every size, at ``rs1 + imm``, post-incremented by an
+immediate or a register, at ``rs1 + rs2``), ended by any other instruction or just after a
 conditional branch or ``jal``.  It starts at a *leader* (a branch or jump target, a hardware
 loop's start, the instruction after anything that ends a run or after a loop's end) and may
-also be entered at each of its loads: a core that parked there resumes in translated code.
+also be entered at each of its accesses: a core that parked there resumes in translated code.
 
 How it stays exact.  The translated code does what the loop would, with the same effects on the
 state the results are made of: the scoreboard stall and its category, the result and its ready
 cycle, the per-instruction profile, fflags, the branch penalty, the taken-branch count, the ring
-of run starts, a load's bank claim or park under the loop's horizon.  The ALU and branch
-expressions are read from ``isasim.semantics``, which the loop uses too; the other operations
-call the loop's own compiled functions (``scalar_helper``, ``fma_helper``), so the semantics
-have one definition.  Where the loop would do anything else the run stops before that
-instruction and hands it back: the cycle limit, an active hardware-loop end (the back edge is
-the loop's business), the FPU off (``mstatus.FS``) or an invalid dynamic rounding mode (both
-trap), an fp32 multiply-add, add, subtract or multiply that the fast path cannot round
-(``semantics.fma_family_fast``), a load outside the TCDM or misaligned.  The loop calls
-translated code only when nothing is traced and no store has written into the text (the
-condition under which it follows its links).  ``tests/engine/test_translate.py`` runs programs
-both ways and compares every observable.
+of run starts, an access's bank claim or park under the loop's horizon, a post-increment, a
+hardware loop's count and back edge.  The ALU and branch expressions are read from
+``isasim.semantics``, which the loop uses too; the fp32 multiply-add fast path is
+``semantics.fma_family_fast``'s operations written in IR (``llvm_emit.fma_fast``, held against
+it bit for bit by ``tests/engine/test_translate_fma.py``); the other operations call the loop's
+own compiled function (``scalar_helper``).  Where the loop would do anything else the run stops
+before that instruction and hands it back: the cycle limit (checked at a run's entry for its
+whole length, then only where a stall moves time on), an active hardware-loop end inside a run
+or one whose start the program's set-ups do not give, the FPU off (``mstatus.FS``) or an
+invalid dynamic rounding mode (both trap), an fp32 multiply-add, add, subtract or multiply that
+the fast path cannot round, an access outside the TCDM or misaligned, a store over decoded
+instructions (the loop unlinks them), to the HTIF ``tohost`` words or into a debugger's
+watched range.  The loop calls translated code only when nothing is traced and no store has
+written into the text (the condition under which it follows its links).
+``tests/engine/test_translate.py`` and ``test_translate_access.py`` run programs both ways and
+compare every observable.
 
 The call.  The loop is compiled once for all programs, so it calls a run through its address
 (``call_translated``), the call's few values as arguments and the arrays' addresses waiting in
 ``CL``.  Each run is a function of its own, entered straight from the table of entry points.  A
 run returns an *exit*: ``exits[e]`` gives the pc and slot to continue at, the instructions it
 retired, the exit's kind and the entry to chain to; it leaves the core's cycle in ``CS_T``.
-The engine chains the runs (``engine.run_translated``).
+A taken branch, jump or hardware-loop back edge to the run's own start stays in the function (a
+loop runs in one call), and the call's result then also counts the instructions of those
+passes.  The engine chains the runs (``engine.run_translated``).
 """
 
 from __future__ import annotations
@@ -56,12 +64,14 @@ from isasim import layout as L
 from isasim import opcodes as O
 from isasim import simd
 from isasim.jitcache import compiled
-from isasim.semantics import exec_scalar, fma_family_fast
+from isasim.semantics import exec_scalar
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
-ARGS = 8               # a run's int64 arguments: PARAMS
-PARAMS = ("start", "t", "granted", "c", "pb", "horizon", "max_cycles", "CL")
-ARRAYS = ("R", "RDY", "CS", "CAT", "PCS", "CFG", "TCDM")   # their addresses at CL[L_TX_ARRAYS]
+ARGS = 9               # a run's int64 arguments: PARAMS
+PARAMS = ("start", "t", "granted", "c", "pb", "horizon", "max_cycles", "instret", "CL")
+# their addresses at CL[L_TX_ARRAYS]: the TCDM's first byte, and PCMAP the pcmap entry of its
+# first halfword (see engine.run)
+ARRAYS = ("R", "RDY", "CS", "CAT", "PCS", "CFG", "TCDM", "PCMAP")
 # entries: per entry id, the run's function address, the instruction it starts at, the run's
 # first pc and the pc just after its last instruction
 ENTRY_FIELDS = 4
@@ -79,9 +89,10 @@ BRANCH_OPS = frozenset(range(O.OP_BEQ, O.OP_BGEU + 1)) | {O.OP_BEQIMM, O.OP_BNEI
 # the call from the engine
 # ---------------------------------------------------------------------------------------------
 @intrinsic
-def call_translated(typingctx, addr, a0, a1, a2, a3, a4, a5, a6, a7):
-    """Call the run at ``addr`` (``i64 run(i64 x 8)``, see ``isasim.llvm_emit``) with its 8
-    int64 arguments; returns the exit it left by."""
+def call_translated(typingctx, addr, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    """Call the run at ``addr`` (``i64 run(i64 x 9)``, see ``isasim.llvm_emit``) with its 9
+    int64 arguments; returns the exit it left by, and in the high 32 bits the instructions
+    the hardware-loop back edges taken inside the function retired."""
     sig = types.int64(*([types.int64] * (1 + ARGS)))
 
     def codegen(context, builder, signature, args):
@@ -103,15 +114,6 @@ def scalar_helper(op, a, b, c, imm, imm2, rm, out):
     return v
 
 
-@compiled
-def fma_helper(op, a, b, c, out):
-    """``fma_family_fast``'s result; whether it decided in ``out[0]``, its fflags in ``out[1]``."""
-    ok, v, fl = fma_family_fast(op, a, b, c)
-    out[0] = 1 if ok else 0
-    out[1] = fl
-    return v
-
-
 _I64 = types.int64
 _OUT = types.CPointer(types.int64)
 # name in translated code -> (function, numba signature); translated code calls numba's own
@@ -119,7 +121,6 @@ _OUT = types.CPointer(types.int64)
 # raise nothing), whose address the object loader is given by name
 HELPERS = {
     "isasim_scalar": (scalar_helper, _I64(*[_I64] * 7, _OUT)),
-    "isasim_fma": (fma_helper, _I64(*[_I64] * 4, _OUT)),
 }
 
 
@@ -137,14 +138,15 @@ def helper_addresses() -> dict[str, int]:
 # finding the runs
 # ---------------------------------------------------------------------------------------------
 def kind(rec: np.ndarray, fpu_shared: bool) -> str | None:
-    """How an instruction takes part in runs: 'load' (a word load at rs1 + imm, which may have
-    to wait for a scheduling round: it starts a run, so that a core granted its access resumes
-    in translated code), 'body' (private, falls through), 'end' (a branch or jal, which ends a
-    run) or None (left to the loop)."""
+    """How an instruction takes part in runs: 'access' (a load or store, of any size and
+    address mode, which may have to wait for a scheduling round: it starts a segment of its
+    run, so that a core granted its access resumes in translated code), 'body' (private,
+    falls through), 'end' (a branch or jal, which ends a run) or None (left to the loop)."""
     op = int(rec[L.F_OP])
     cls = int(rec[L.F_CLS])
     if op == O.OP_MEM:
-        return "load" if int(rec[L.F_MEM]) & ~L.MEM_SIGNED == L.MEM_WORD_LOAD else None
+        # (p.elw, an event-unit load, waits for events: the loop's)
+        return "access" if cls != L.TC_ELW else None
     if op in ALU_OPS or op in XPULP_OPS:
         return "body"
     if op in FP_OPS and cls in (L.TC_FPU, L.TC_FPU_OTHER):
@@ -158,9 +160,16 @@ def kind(rec: np.ndarray, fpu_shared: bool) -> str | None:
 @dataclass(frozen=True)
 class Run:
     slots: tuple[int, ...]
-    # exits exit_base + 2i: stopped before instruction i, + 2i + 1: parked at (load) i,
-    # + 2n: fell through, + 2n + 1: taken
+    # exits exit_base + 2i: stopped before instruction i, + 2i + 1: parked at (access) i,
+    # + 2n: fell through, + 2n + 1: taken, + 2n + 2 + k: the hardware-loop back edge to back[k]
     exit_base: int
+    # the slots of the hardware-loop starts the last instruction may go back to (a loop the
+    # program sets up ends there)
+    back: tuple[int, ...] = ()
+
+    @property
+    def exits(self) -> int:
+        return 2 * len(self.slots) + 2 + len(self.back)
 
 
 def _hwloop_bounds(rec: np.ndarray, pc: int) -> tuple[int | None, int | None]:
@@ -194,11 +203,15 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
             kinds[s] = None    # an undecoded target: its length (the unaligned cycle) unknown
     slot_at = {pc: s for s, pc in enumerate(slot_pc)}
     leaders = {s for s in entries if 0 <= s < len(kinds)}
+    # hardware loops: end pc -> the starts the set-ups give it (lp.starti / lp.endi set one
+    # bound each: such an end may go back to any lone start)
+    back_to: dict[int, set[int]] = {}
+    lone_starts, lone_ends = set(), set()
     for s, rec in enumerate(code):
         tgt, nxt = int(rec[L.F_TGT]), int(rec[L.F_NEXT])
         if tgt >= 0:
             leaders.add(tgt)
-        if nxt >= 0 and kinds[s] not in ("body", "load"):
+        if nxt >= 0 and kinds[s] not in ("body", "access"):
             leaders.add(nxt)
         if int(rec[L.F_CLS]) == L.TC_HWLOOP:
             start, end = _hwloop_bounds(rec, slot_pc[s])
@@ -206,20 +219,34 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
                 leaders.add(slot_at[start])
             if end in slot_at and int(code[slot_at[end], L.F_NEXT]) >= 0:
                 leaders.add(int(code[slot_at[end], L.F_NEXT]))
+            if start in slot_at and end is not None:
+                back_to.setdefault(end, set()).add(slot_at[start])
+            elif start in slot_at:
+                lone_starts.add(slot_at[start])
+            elif end is not None:
+                lone_ends.add(end)
+    for end in lone_ends:
+        back_to.setdefault(end, set()).update(lone_starts)
     runs: list[Run] = []
     base = 0
     repeated = None if every else in_loops(code, slot_pc)
     for lead in sorted(leaders, key=lambda s: slot_pc[s]):
-        if kinds[lead] is None or (repeated is not None and not repeated(slot_pc[lead])):
-            continue
-        slots = [lead]
-        while kinds[slots[-1]] != "end" and len(slots) < MAX_RUN:
+        while lead >= 0 and kinds[lead] is not None and (repeated is None
+                                                         or repeated(slot_pc[lead])):
+            slots = [lead]
+            while kinds[slots[-1]] != "end" and len(slots) < MAX_RUN:
+                nxt = int(code[slots[-1], L.F_NEXT])
+                if nxt < 0 or nxt in leaders or kinds[nxt] is None:
+                    break
+                slots.append(nxt)
+            pc = slot_pc[slots[-1]]
+            back = () if kinds[slots[-1]] == "end" else tuple(sorted(back_to.get(pc, ())))
+            runs.append(Run(tuple(slots), base, back))
+            base += runs[-1].exits
+            # straight code cut at MAX_RUN goes on in a run of its own
             nxt = int(code[slots[-1], L.F_NEXT])
-            if nxt < 0 or nxt in leaders or kinds[nxt] is None:
-                break
-            slots.append(nxt)
-        runs.append(Run(tuple(slots), base))
-        base += 2 * len(slots) + 2
+            lead = nxt if (len(slots) == MAX_RUN and kinds[slots[-1]] != "end"
+                           and nxt not in leaders) else -1
     return runs
 
 
@@ -264,7 +291,7 @@ def entry_points(code: np.ndarray, runs: list[Run]) -> list[tuple[int, int]]:
     out = [(rid, 0) for rid in range(len(runs))]
     for rid, run in enumerate(runs):
         out.extend((rid, i) for i, s in enumerate(run.slots)
-                   if i > 0 and kind(code[s], False) == "load")
+                   if i > 0 and kind(code[s], False) == "access")
     return out
 
 
@@ -287,6 +314,7 @@ def exit_table(code: np.ndarray, slot_pc: list[int], runs: list[Run]) -> np.ndar
         rows.append(((pc + int(last[L.F_LEN])) & 0xFFFFFFFF, nxt, n, EXIT_ON, run_at.get(nxt, -1)))
         rows.append(((pc + int(last[L.F_IMM])) & 0xFFFFFFFF, tgt, n, EXIT_TAKEN,
                      run_at.get(tgt, -1)))
+        rows.extend((slot_pc[s], s, n, EXIT_TAKEN, run_at.get(s, -1)) for s in run.back)
     return np.array(rows, dtype=np.int64).reshape(-1)
 
 

@@ -74,6 +74,10 @@ def both(program, cores: int = 1, setup=None, max_cycles: int = 10_000_000, **co
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             results.append(observables(m.run(max_cycles=max_cycles)))
+        # the ring of each core's last runs of sequential execution (what a fault report
+        # rebuilds its last instructions from)
+        results[-1]["runs"] = np.concatenate([
+            m.CL[L.L_RUNS:L.L_RUNS + cores * L.RUN_RING * 2], m.CS[L.CS_RUNS::L.NCS]])
     return results[0], results[1], m
 
 
