@@ -350,9 +350,10 @@ class Machine:
     # ------------------------------------------------------------------------------------------
     def _translation_key(self, layout: tuple) -> tuple:
         """What a program's translation depends on besides the program: the memory layout,
-        the FP operations left to the loop, and the slots decoded so far (a run may decode
-        more before it is translated)."""
-        return layout, self.config.fp_in_loop, len(self.slot_pc)
+        the FP operations left to the loop, the slots decoded so far (a run may decode more
+        before it is translated) and the runs selected (``ISASIM_TRANSLATE=all``: every one)."""
+        return (layout, self.config.fp_in_loop, len(self.slot_pc),
+                os.environ.get("ISASIM_TRANSLATE") == "all")
 
     def _marker(self) -> Path:
         """The file saying that this program, as predecoded here, has been translated before on
