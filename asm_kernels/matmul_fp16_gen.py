@@ -75,6 +75,18 @@ class HStrip(Strip):
     FMT: ClassVar[str] = "h"               # the 16-bit format's suffix: h binary16, ah bfloat16
     ACCUMULATES_IN: ClassVar[str] = "binary32"
 
+    def header(self, name: str, uk: int, main: list[str], mode: str) -> list[str]:
+        """The comment opening a strip routine: what it computes, its registers, its K loop."""
+        u, v = self.u, self.v
+        return [
+            "",
+            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
+            f"accumulated in {self.ACCUMULATES_IN}",
+            "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
+            f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
+            f"{len(main)} instructions for {2 * u * v * uk} MACs",
+        ]
+
     def load_c(self, acc: str, off: int, ptr: str, tmp: str) -> list[str]:
         """The accumulator of one output from C (``off`` bytes from ``ptr``), when
         accumulating: the 16-bit value widened (exact) to binary32."""
@@ -129,13 +141,7 @@ class HStrip(Strip):
         one = self.body(1)
         spare = self.fregs()[u * v:]
         assert len(spare) > u, f"{self}: no registers for the K-odd tail"
-        lines = [
-            "",
-            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
-            f"accumulated in {self.ACCUMULATES_IN}",
-            "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
-            f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
-            f"{len(main)} instructions for {2 * u * v * uk} MACs",
+        lines = self.header(name, uk, main, mode) + [
             f"# ({mode} operand registers, {stall_count(main)} load-use stalls).",
             f"{name}:",
             f"    lp.setup x1, a5, {name}_blk_end",
@@ -265,13 +271,7 @@ class HResidentStrip(HStrip):
         cold += self.last_odd_k(pa, pb, "ra")
         cold += [f"    j {name}_next"]
         cold += self.warm_up(name, pa + pb)
-        lines = [
-            "",
-            f"# {name}: {u} x {v} blocks; C[i..i+{u}, j..j+{v}*nb] (+)= A . B^T in binary16, "
-            f"accumulated in {self.ACCUMULATES_IN}",
-            "# in: a2 = &A[i][0], a3 = &B[j][0], a4 = &C[i][j], a5 = nb >= 1;",
-            f"# out: a3, a4 advanced past the nb blocks.  K loop on k pairs unrolled x{uk}: "
-            f"{len(main)} instructions for {2 * u * v * uk} MACs",
+        lines = self.header(name, uk, main, mode) + [
             f"# ({mode} operand registers, {stall_count(main)} load-use stalls).  The block "
             "loop's code stays in the L0",
             "# instruction cache (HResidentStrip in matmul_fp16_gen.py); C not on words or "
