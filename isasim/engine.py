@@ -764,10 +764,6 @@ def alone_at(CS, CL, c, h, bank, ncores, policy):
     return True
 
 
-# CS_ILINE of a core parked at an access in translated code, whose L0 holds the whole run
-PARKED_RESIDENT = -2
-
-
 @compiled
 def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon, instret, CS,
                    CL):
@@ -786,10 +782,7 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     ic_on = CL[U(L.L_IC_MODE)] != L.ICACHE_IDEAL
     ew = ENTRY_FIELDS * entry
     if ic_on:
-        # a core granted the access it parked at in translated code has not fetched since:
-        # its L0 (private, changed only by its own refills) still holds the run
-        if not (granted != 0 and CS[U(cb + L.CS_ILINE)] == PARKED_RESIDENT) and not \
-                icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
+        if not icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
             return -1, 0
         CS[U(cb + L.CS_ILINE)] = -1
     start = entries[U(ew + 1)]
@@ -804,8 +797,6 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
             start_run(CS, CL, cb, c, exits[U(e)], instret + retired)
         entry = exits[U(e + 4)]
         t = CS[U(cb + L.CS_T)]
-        if ic_on and exits[U(e + 3)] == EXIT_PARKED:
-            CS[U(cb + L.CS_ILINE)] = PARKED_RESIDENT    # (the loop's fetch finds no line)
         if entry < 0 or t > max_cycles:
             return e, retired
         ew = ENTRY_FIELDS * entry

@@ -352,8 +352,7 @@ class Machine:
         """What a program's translation depends on besides the program: the memory layout,
         the FP operations left to the loop, the slots decoded so far (a run may decode more
         before it is translated) and the runs selected (``ISASIM_TRANSLATE=all``: every one)."""
-        return (layout, self.config.fp_in_loop, len(self.slot_pc),
-                os.environ.get("ISASIM_TRANSLATE") == "all")
+        return layout, self.config.fp_in_loop, len(self.slot_pc), TX.every_run()
 
     def _marker(self) -> Path:
         """The file saying that this program, as predecoded here, has been translated before on
@@ -361,8 +360,7 @@ class Machine:
         name hashes the predecoded records and their pcs, and the run selection."""
         h = hashlib.sha256(self.code.tobytes())
         h.update(np.asarray(self.slot_pc, dtype=np.int64).tobytes())
-        h.update(repr((self.config.fp_in_loop,
-                       os.environ.get("ISASIM_TRANSLATE") == "all")).encode())
+        h.update(repr((self.config.fp_in_loop, TX.every_run())).encode())
         return TX.cache_dir() / f"ran{h.hexdigest()[:32]}"
 
     def _translated_before(self) -> bool:

@@ -338,6 +338,11 @@ def cache_dir() -> Path:
     return Path(xdg) / "isasim" / "translated"
 
 
+def every_run() -> bool:
+    """``$ISASIM_TRANSLATE`` is ``all``: every run is translated, not only those in loops."""
+    return os.environ.get("ISASIM_TRANSLATE") == "all"
+
+
 def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
               fpu_shared: bool) -> Translation:
     """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF]):
@@ -345,8 +350,7 @@ def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
     tests that compare the paths use it)."""
     from isasim import llvm_emit, llvm_jit
 
-    runs = find_runs(code, slot_pc, entries, fpu_shared,
-                     every=os.environ.get("ISASIM_TRANSLATE") == "all")
+    runs = find_runs(code, slot_pc, entries, fpu_shared, every=every_run())
     if not runs:
         return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
     text = llvm_emit.module_ir(code, slot_pc, runs)
