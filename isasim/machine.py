@@ -27,6 +27,7 @@ from isasim import engine, soc
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import translate as TX
+from isasim.compile_child import compile_all
 from isasim.config import ClusterConfig, load_config
 from isasim.csr import CsrFile, IllegalCsr
 from isasim.devices import SIMDEV_SIZE
@@ -375,9 +376,9 @@ class Machine:
     def _translate_mid_run(self, sigint: SigintRequest) -> None:
         """Translate the running program between two slices.  The first translation after an
         install also compiles the loop functions translated code calls (``translate.HELPERS``)
-        and the version of the loop that calls translated code (a minute, once, then from
-        numba's cache): a Ctrl-C meanwhile abandons the translation, and the run stops as
-        between two slices, still interpreted."""
+        and the version of the loop that calls translated code (a minute, once, in a child
+        process, then from numba's cache): a Ctrl-C meanwhile abandons the translation, and the
+        run stops as between two slices, still interpreted."""
         untranslated, self._untranslated = self._untranslated, None
         try:
             with sigint.raising():
@@ -397,6 +398,7 @@ class Machine:
         if tx is None:
             marker = self._marker()
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
+            compile_all(list(TX.HELPERS.values()))
             try:
                 tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
@@ -501,6 +503,8 @@ class Machine:
         reached = 0          # the end of the last slice: every core's next event is past it
         started = time.perf_counter()
         with deferred_sigint() as sigint:
+            with sigint.raising():      # the loop's first compile (a minute when cold)
+                self._compile_engine()
             while self._status == "running":
                 if sigint.requested:
                     if control is not None:
@@ -553,9 +557,10 @@ class Machine:
 
     def _compile_engine(self) -> None:
         """Compile (or load from numba's cache) the loop for the current arguments without
-        running it: the version that calls translated code is compiled apart from the other."""
+        running it: the version that calls translated code is compiled apart from the other.
+        A cold compile runs in a child process, so that a Ctrl-C stops the wait at once."""
         run = engine.run
-        run.compile(tuple(run.typeof_pyval(a) for a in self._engine_args(0)))
+        compile_all([(run, tuple(run.typeof_pyval(a) for a in self._engine_args(0)))])
 
     def _now(self) -> int:
         """The cycle the run has reached: the latest core's."""
