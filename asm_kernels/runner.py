@@ -1,8 +1,8 @@
 """Run one catalogue kernel on the simulated cluster, with numpy arrays in and out.
 
 The runner links the kernel's assembly file with a small SPMD driver (every core: ``a0`` = the
-argument structure, ``a1`` = the number of cores, call the kernel, meet in hardware barrier 0,
-exit), places the operand arrays
+argument structure, ``a1`` = the number of cores, call the kernel, meet in hardware barrier 0;
+once, or more times to measure with warm caches; exit), places the operand arrays
 in TCDM or L2, fills the argument structure, runs, and reads the outputs back.  The assembled
 program depends only on the kernel, so it is built once per process and reused.
 """
@@ -35,6 +35,11 @@ __kernel_args:
     .text
     .globl _start
 _start:
+{calls}    li a0, 0
+    li a7, 93
+    ecall
+"""
+CALL = """
     la a0, __kernel_args
     li a1, {cores}
     call {entry}
@@ -45,9 +50,6 @@ _start:
     li t1, 1 << 16
     sw t1, 0x8(t0)            # listen to the barrier event
     p.elw t1, 0x21c(t0)       # trigger, wait, clear
-    li a0, 0
-    li a7, 93
-    ecall
 """
 
 
@@ -68,11 +70,13 @@ class KernelRun:
 
 
 @functools.cache
-def kernel_program(name: str, cores: int, eu_demux: int, family: str) -> Program:
-    """Driver + kernel, assembled once per (kernel, core count)."""
+def kernel_program(name: str, cores: int, eu_demux: int, family: str,
+                   calls: int = 1) -> Program:
+    """Driver + kernel, assembled once per (kernel, core count, calls)."""
     k = kernel(name)
-    driver = DRIVER.format(args_bytes=ARGS_BYTES, entry=k.entry, eu_demux=eu_demux,
-                           cores=cores, core_mask=(1 << cores) - 1)
+    call = CALL.format(entry=k.entry, eu_demux=eu_demux, cores=cores,
+                       core_mask=(1 << cores) - 1)
+    driver = DRIVER.format(args_bytes=ARGS_BYTES, calls=call * calls)
     return assemble(driver + "\n" + k.source(), filename=k.file, family=family,
                     include_dirs=[kernel_dir()])
 
@@ -113,8 +117,11 @@ def _align(x: int) -> int:
 def run_kernel(name: str, args: Mapping[str, object], *, outputs: Iterable[str] = (),
                cores: int = 8, config: str | ClusterConfig = "pulp-open",
                place: str | Mapping[str, str] = "tcdm", max_cycles: int | None = None,
-               **overrides) -> KernelRun:
+               calls: int = 1, **overrides) -> KernelRun:
     """Run kernel ``name``; ``args`` gives every field of its argument structure.
+
+    ``calls``: how many times the driver calls the kernel, every core meeting in the barrier
+    after each call (the later calls find the instruction caches warm).
 
     Pointer fields take numpy arrays (written to memory before the run; the names listed in
     ``outputs`` are read back after it, same shape and dtype).  i32 / f32 fields take numbers.
@@ -131,7 +138,7 @@ def run_kernel(name: str, args: Mapping[str, object], *, outputs: Iterable[str] 
                       **overrides)
     # each kernel is written for one register-file model (its catalogue isa), whatever the
     # preset's: the preset's ISA with the kernel's model
-    program = kernel_program(name, cores, cfg.eu_demux, program_isa(k, cfg.xpulp))
+    program = kernel_program(name, cores, cfg.eu_demux, program_isa(k, cfg.xpulp), calls)
     machine = Machine(cfg).load(program)
     alloc = Allocator(program, cfg, machine.stack_top(cores - 1) - cfg.stack_size)
     addresses: dict[str, int] = {}
