@@ -38,7 +38,7 @@ lines of the 512-byte L0 instruction cache of a core and 64x64x64 ran a third sl
 cache than with ideal fetch.  The main strips of 4 x 4 (x4), 4 x 6 and 6 x 4 (x2) are
 ``HResidentStrip`` routines: their whole block loop (K loop, zeroing, pointer moves, packed
 stores: 30 or 31 lines of 16 bytes) stays in the L0, and the cores are skewed only after a
-warm-up pass over it.  x4 of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room
+first pass over it.  x4 of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room
 for the block's other code.
 
 ``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml`` /
@@ -184,9 +184,10 @@ class HResidentStrip(HStrip):
     the cores kept on different k.
 
     Only the per-block path sits in the block loop, which starts on a line (``.p2align 4``):
-    zeroing, the K loop, the pointer moves, the stores.  Accumulating from C, a leftover k
-    pair and the K-odd tail jump to code after the routine's ``ret``, so their lines are
-    fetched only by the blocks that run them.  The path is also shorter than ``HStrip``'s:
+    zeroing, the K loop, the pointer moves, the stores.  Accumulating from C (the loop's
+    start then, set once per strip: no per-block test), a leftover k pair and the K-odd tail
+    run code outside it, so their lines are fetched only by the blocks that run them.  The
+    path is also shorter than ``HStrip``'s:
 
     * the operand values live in f8-f15 and 7 of the operand pointers in x8-x15, so the
       assembler compresses their loads (``c.flw``); the pointer bumps are ``c.addi``;
@@ -201,17 +202,21 @@ class HResidentStrip(HStrip):
     the shared L1 too and waits for L2 on every new line, the ones behind hit the lines it
     brought and catch it up, and the cores then run the K loop in step, all loads of a step
     in the same two banks.  So the first call of this routine in a run (the driver's s11,
-    trans_B = 1, says so; it is cleared here) runs the block loop once on zeros (pointers on
-    a zeroed stack buffer, C on a scratch one, one K iteration), which brings every line of
-    the per-block path into the L0 and the L1, and only then delays core c by ``skew`` x 3
-    cycles per core id; from there on every core misses the same lines at the same point,
-    in the L1, and the spread holds.  Both are skipped below 2^12 MACs in the main blocks of
-    the driver's rows left (s9).
+    trans_B = 1, says so; it is cleared here) first passes once over the whole block loop on
+    its first block's first K iteration (no leftovers, the pointer and C steps zeroed, the
+    partial sums stored to C and later overwritten, fflags restored), which brings every line
+    of the per-block path into the L0 and the L1 while doing useful work.  The conflicts of
+    that pass leave the cores a few tens of cycles apart in no set order, so each then waits
+    for the next multiple of ``SYNC`` cycles of ``mcycle`` (the cores' common clock) plus
+    ``skew`` (one k pair of the K loop) cycles per core id, and resumes the block's K loop
+    where the pass left it; from there on every core misses the same lines at the same point,
+    in the L1, and the spread holds.  The pass and the skew are skipped below 2^12 MACs in
+    the main blocks of the driver's rows left (s9), and with a single K iteration.
 
     The packed stores need C's rows on words (C and 2*M multiples of 4) and the K loop at
     least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
 
-    skew: int = 0           # start delay per core id in 3-cycle units (after the warm-up)
+    skew: int = 0           # start delay per core id in cycles (after the first pass)
 
     def fregs(self) -> tuple[str, ...]:
         """Accumulators in f0-f7, f16-f31; the operands in f8-f15 only (RVC's f registers: a
@@ -234,11 +239,7 @@ class HResidentStrip(HStrip):
         return (1 < self.uk <= 4 and self.v % 2 == 0
                 and self.u + self.v <= 2 + len(RESIDENT_PTRS))
 
-    @property
-    def frame(self) -> int:
-        """Stack frame: s0, s1, ra, the warm-up flag, fflags, 8 saved registers, then the
-        warm-up pass's operands and C block, 8 bytes further per core id (up to 7)."""
-        return (F_ZONE + 56 + max(4 * self.uk, 2 * self.u * self.v) + 15) // 16 * 16
+    frame: ClassVar[int] = 48   # stack frame: F_S0 ... F_CNEXT (below)
 
     def emit(self, prefix: str) -> list[str]:
         if not self.eligible:
@@ -254,12 +255,14 @@ class HResidentStrip(HStrip):
         main = self.body(uk)
         one = self.body(1)
         frame = self.frame
-        # out of line, before the entry (nothing falls into it): C into the accumulators
-        cold = [f"{name}_ldc:                # accumulate: from C", "    mv ra, a4"]
-        cold += self.c_to_accumulators("ra", "a7")
-        cold += [f"    j {name}_k"]
-        # out of line: the pairs after the K loop, then the last k when K is odd
-        cold += [f"{name}_left:",
+        # out of line, after the routine (the block loop's start when accumulating, which
+        # lp.starti reaches forward only): C into the accumulators
+        ldc = [f"{name}_ldc:                # accumulate: from C", "    mv ra, a4"]
+        ldc += self.c_to_accumulators("ra", "a7")
+        ldc += [f"    j {name}_k"]
+        # out of line, before the entry (nothing falls into it): the pairs after the K loop,
+        # then the last k when K is odd
+        cold = [f"{name}_left:",
                   "    andi a7, t6, 15",
                   f"    beqz a7, {name}_tail",
                   f"    lp.setup x0, a7, {name}_rest_end"]
@@ -270,7 +273,7 @@ class HResidentStrip(HStrip):
                   f"    beqz a7, {name}_next"]
         cold += self.last_odd_k(pa, pb, "ra")
         cold += [f"    j {name}_next"]
-        cold += self.warm_up(name, pa + pb)
+        cold += self.first_strip(name)
         lines = self.header(name, uk, main, mode) + [
             f"# ({mode} operand registers, {stall_count(main)} load-use stalls).  The block "
             "loop's code stays in the L0",
@@ -289,9 +292,11 @@ class HResidentStrip(HStrip):
             f"    sw s0, {F_S0}(sp)",
             f"    sw s1, {F_S1}(sp)",
             f"    sw ra, {F_RA}(sp)",
-            f"    sw zero, {F_WARM}(sp)           # 1 during the warm-up pass",
-            f"    lp.starti x1, {name}_blk",
             f"    lp.endi x1, {name}_blk_last",
+            f"    lp.starti x1, {name}_blk",
+            f"    beqz s3, {name}_setup",
+            f"    lp.starti x1, {name}_ldc        # accumulating: every block starts from C",
+            f"{name}_setup:",
             "    srli ra, s0, 1              # k pairs",
             f"    andi t6, ra, {uk - 1}             # pairs after the K loop",
             "    andi a7, s0, 1",
@@ -307,18 +312,20 @@ class HResidentStrip(HStrip):
             f"    neg {R_CNEXT}, {R_CNEXT}",
             f"    addi {R_CNEXT}, {R_CNEXT}, {2 * v}        # C: from the last row to the next "
             "block",
-            f"    bnez s11, {name}_warm          # the run's first strip: warm-up, skew",
             f"{name}_start:",
             "    lp.count x1, a5",
+            f"    bnez s11, {name}_first         # the run's first strip: one block, then the "
+            "skew",
+            f"{name}_go:",
         ]
         # each pointer the one before plus the row stride s1 (itself a pointer: the last)
         lines += [f"    add {chain[k]}, {chain[k - 1]}, s1" for chain in (pa, pb)
                   for k in range(1, len(chain))]
-        lines += ["    .p2align 4                  # the block loop on its own lines",
-                  f"{name}_blk:",
-                  f"    bnez s3, {name}_ldc"]
+        lines += [f"    bnez s3, {name}_ldc",
+                  "    .p2align 4                  # the block loop on its own lines",
+                  f"{name}_blk:"]
         lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
-        lines += [f"{name}_k:", f"    lp.setup x0, t5, {name}_main_end"]
+        lines += [f"{name}_k:", f"    lp.setup x0, t5, {name}_main_end", f"{name}_kbody:"]
         lines += [f"    {o.text}" for o in main[:-1]]
         lines += [f"{name}_main_end:", f"    {main[-1].text}",
                   f"    bnez t6, {name}_left",
@@ -328,15 +335,15 @@ class HResidentStrip(HStrip):
         lines += self.packed_stores(acc)
         lines += [f"{name}_blk_last:",
                   f"    add a4, a4, {R_CNEXT}",
-                  f"    lw a7, {F_WARM}(sp)",
-                  f"    bnez a7, {name}_warmed"]
+                  f"    bnez s11, {name}_skew",
+                  f"{name}_after:"]
         lines += self.next_row_strip(name)
         lines += [f"{name}_ret:",
                   f"    lw s0, {F_S0}(sp)",
                   f"    lw s1, {F_S1}(sp)",
                   f"    lw ra, {F_RA}(sp)",
                   f"    addi sp, sp, {frame}",
-                  "    ret"]
+                  "    ret"] + ldc
         body = general.emit(prefix)
         glabel = general.label(prefix)
         # the general routine first, where an HStrip main strip sits in the other kernels (the
@@ -386,65 +393,76 @@ class HResidentStrip(HStrip):
                 out.append(f"    fsw {tmp[(n - 1) % 2]}, {2 * pt}(a4)")
         return out
 
-    def warm_up(self, name: str, ptrs: list[str]) -> list[str]:
-        """The out-of-line first-call path: the warm-up pass (see the class docstring), then
-        the registers back and the skew."""
-        out = [f"{name}_warm:                # the run's first strip (s11 = trans_B = 1)",
-               "    mv s11, zero",
-               "    mul a7, a5, s0",
-               "    mul a7, a7, s9",
-               f"    li ra, {self.v}",
-               "    mul a7, a7, ra              # MACs in the main blocks of the rows left",
-               f"    srli a7, a7, {SKEW_MIN_LOG2}",
-               f"    beqz a7, {name}_start     # fewer than 2^{SKEW_MIN_LOG2}: neither"]
-        out += [f"    sw {r}, {F_SAVE + 4 * i}(sp)" for i, r in enumerate(WARM_SAVED)]
-        out += ["    csrr a7, fflags",
-                f"    sw a7, {F_FFLAGS}(sp)        # the pass leaves no flag behind",
-                "    csrr a7, mhartid",
-                "    andi a7, a7, 7",
-                "    slli a7, a7, 3              # 8 bytes per core: the cores, in step here, "
-                "read other banks",
-                "    add a7, a7, sp",
-                f"    addi a7, a7, {F_ZONE}"]
-        out += [f"    mv {p}, a7" for p in ptrs]
-        out += ["    mv a4, a7                   # and write there",
-                f"    li s2, {2 * self.v}               # scratch rows",
-                "    mv s3, zero",
-                "    li t5, 1",
-                "    mv t6, zero",
-                "    li a7, 1",
-                f"    sw a7, {F_WARM}(sp)",
-                "    lp.count x1, a7",
-                f"    j {name}_blk",
-                f"{name}_warmed:"]
-        out += [f"    sw zero, {F_WARM}(sp)"]
-        out += [f"    lw a7, {F_FFLAGS}(sp)", "    csrw fflags, a7"]
-        out += [f"    lw {r}, {F_SAVE + 4 * i}(sp)" for i, r in enumerate(WARM_SAVED)]
-        out += [f"    lw s1, {F_S1}(sp)",
-                "    csrr a7, mhartid",
-                "    andi a7, a7, 0x1f           # core id",
-                f"    li ra, {self.skew}",
-                "    mul a7, a7, ra",
-                f"    beqz a7, {name}_start",
-                f"    lp.setup x0, a7, {name}_skew_end   # 3 cycles per count",
-                "    nop",
-                "    nop",
-                f"{name}_skew_end:",
-                "    nop",
-                f"    j {name}_start"]
-        return out
+    def first_strip(self, name: str) -> list[str]:
+        """The out-of-line paths of the run's first strip (see the class docstring): its first
+        block's first K iteration, passing over the whole block loop, then the skew and the
+        rest of the strip."""
+        saved = (("t5", F_T5), ("t6", F_T6), (R_BACK, F_BACK), (R_NEXT, F_NEXT),
+                 (R_CNEXT, F_CNEXT))
+        return [
+            f"{name}_first:               # the run's first strip (s11 = trans_B = 1)",
+            "    addi a7, t5, -2",
+            f"    bltz a7, {name}_noskew      # one K iteration: no first pass",
+            "    mul a7, a5, s0",
+            "    mul a7, a7, s9",
+            f"    li ra, {self.v}",
+            "    mul a7, a7, ra              # MACs in the main blocks of the rows left",
+            f"    srli a7, a7, {SKEW_MIN_LOG2}",
+            f"    bnez a7, {name}_pass",
+            f"{name}_noskew:",
+            f"    mv s11, zero                # fewer than 2^{SKEW_MIN_LOG2} MACs: no skew",
+            f"    j {name}_go",
+            f"{name}_pass:",
+            f"    sw a5, {F_LEFT}(sp)           # (a5 becomes a pointer)",
+            "    csrr a7, fflags",
+            f"    sw a7, {F_FFLAGS}(sp)        # the pass's stores leave no flag behind",
+        ] + [f"    sw {r}, {off}(sp)" for r, off in saved] + [
+            "    li t5, 1                    # one K iteration",
+            "    mv t6, zero                 # no leftovers",
+            f"    mv {R_BACK}, zero                # the pointers stay on the block's next k",
+            f"    mv {R_NEXT}, zero",
+            f"    addi {R_CNEXT}, {R_CNEXT}, -{2 * self.v}        # C's pointer back on the block",
+            "    li a7, 1",
+            "    lp.count x1, a7             # the block loop once",
+            f"    j {name}_go",
+            f"{name}_skew:                # after the pass: the skew, then the block's other k",
+            "    mv s11, zero",
+            "    csrr ra, mcycle",
+            f"    addi ra, ra, {SYNC - 1}",
+            f"    andi ra, ra, -{SYNC}           # the next multiple of {SYNC} cycles",
+            "    csrr a7, mhartid",
+            "    andi a7, a7, 0x1f           # core id",
+            f"    li t6, {self.skew}",
+            "    mul a7, a7, t6",
+            "    add ra, ra, a7              # + the core's skew",
+            f"{name}_wait:",
+            "    csrr a7, mcycle",
+            "    sub a7, a7, ra",
+            f"    bltz a7, {name}_wait         # (a difference: right across mcycle's wrap)",
+            f"    lw a7, {F_FFLAGS}(sp)",
+            "    csrw fflags, a7",
+        ] + [f"    lw {r}, {off}(sp)" for r, off in saved] + [
+            f"{name}_resume:",
+            f"    lw a7, {F_LEFT}(sp)",
+            "    lp.count x1, a7             # the strip's blocks, this one included",
+            "    addi a7, t5, -1",
+            f"    lp.starti x0, {name}_kbody",
+            f"    lp.endi x0, {name}_main_end",
+            "    lp.count x0, a7             # the K iterations after the pass's",
+            f"    j {name}_kbody"]
 
 
 # HResidentStrip's operand pointers besides a2 and a3, those in x8-x15 first (compressed
 # loads; the routine saves s0 = K and s1 = the row stride and takes them); the distances that
-# move them to the next block; its stack frame (byte offsets) and the registers its warm-up
-# pass saves there.
+# move them to the next block; the cycle grid on which the cores meet after the first pass;
+# its stack frame (byte offsets): s0, s1, ra, then the first strip's block count, fflags and
+# the registers its first pass changes.
 RESIDENT_PTRS = ("a0", "a1", "s0", "a5", "s1", "t0", "t1", "t2")
 R_BACK = "t4"           # A rows: back to k = 0
 R_NEXT = "t3"           # B rows: v rows on
 R_CNEXT = "a6"          # C: from the last row of the block to the first of the next
-F_S0, F_S1, F_RA, F_WARM, F_FFLAGS, F_SAVE, F_ZONE = 0, 4, 8, 12, 16, 20, 52
-WARM_SAVED = ("a2", "a3", "a4", "a5", "t5", "t6", "s2", "s3")
+SYNC = 64               # the first strip's cores meet again on a multiple of this many cycles
+F_S0, F_S1, F_RA, F_LEFT, F_FFLAGS, F_T5, F_T6, F_BACK, F_NEXT, F_CNEXT = range(0, 40, 4)
 
 
 @dataclass(frozen=True)
@@ -598,13 +616,12 @@ class Fp16ResidentFamily(Fp16Family):
 
     @property
     def skew_units(self) -> int:
-        """The driver does not delay the cores: the main strip does, after its warm-up pass."""
+        """The driver does not delay the cores: the main strip does, after its first pass."""
         return 0
 
     def strips(self, trans: int) -> list[Strip]:
-        main_skew = Family.skew_units.fget(self)
-        return [replace(st, skew=main_skew) if (st.u, st.v) == (self.u, self.v) else st
-                for st in super().strips(trans)]
+        return [replace(st, skew=round(len(st.body(st.uk)) / st.uk))
+                if (st.u, st.v) == (self.u, self.v) else st for st in super().strips(trans)]
 
 
 @dataclass(frozen=True)
@@ -833,20 +850,42 @@ def family_text(fam: Family) -> str:
     for ln in ("    add s4, s4, t0", "    add s5, s5, t0", f"    addi s9, s9, -{fam.u}",
                f"    bgeu s9, t0, {rows}_strip"):
         assert ln in after.split(f"{rows}_skip:")[0], f"{p}: the driver's row step changed"
+    text = _shortcuts(text, fam)
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.startswith("# Start skew:"))
     end = lines.index("#", first)
-    skew = Family.skew_units.fget(fam)
+    skew = next(st.skew for st in fam.strips(1) if (st.u, st.v) == (fam.u, fam.v))
     note = _wrap(
         f"Start skew: the driver starts every core at once; the main strip routine, on its "
-        f"first call in a run with at least 2^{SKEW_MIN_LOG2} MACs, runs its block loop once "
-        f"on scratch data (so that every core's L0 and the shared L1 hold the loop's lines) "
-        f"and then delays core c by {3 * skew}*c cycles (about 1.5 K steps of the main "
-        f"block), so that neighbouring cores work on different k, whose A and B values sit in "
-        f"other TCDM banks when K % 16 == 0.  A skew before that pass would not last: the "
-        f"cores behind catch up with the one in front while it waits for the L2 on each new "
-        f"line.")
+        f"first call in a run with at least 2^{SKEW_MIN_LOG2} MACs, passes once over its "
+        f"block loop on the first block's first K iteration (so that every core's L0 and the "
+        f"shared L1 hold the loop's lines), then waits for the next multiple of {SYNC} cycles "
+        f"of mcycle plus {skew}*c cycles on core c (one k pair of the main block) and goes "
+        f"on with that block, so that neighbouring cores work on different k, whose A and B "
+        f"values sit in other TCDM banks when K % 16 == 0.  A skew before that pass would not "
+        f"last: the cores behind catch up with the one in front while it waits for the L2 on "
+        f"each new line.")
     return "\n".join(lines[:first] + ["# " + ln for ln in note] + lines[end:])
+
+
+def _shortcuts(text: str, fam: Fp16ResidentFamily) -> str:
+    """The driver of a resident family without the lines its main path need not fetch: the
+    start skew (none: the main strip skews), and the tests of the leftover column and row
+    classes when there are none (each sits on a line of its own between calls of the smaller
+    strips; every line a call fetches evicts one of the L0, mostly a line of the block loop)."""
+    p = fam.prefix
+    rows = f"{p}_t1_rows{fam.u}"
+    skew = text[text.index(f"{p}_rect:\n") + len(f"{p}_rect:\n"):text.index(f"{p}_go:\n")]
+    assert "    li t3, 0\n" in skew and skew.endswith(f"{p}_skew_end:\n    nop\n"), skew
+    text = text.replace(skew, "", 1)
+    for after, shortcut in (
+            (f"{rows}_c{fam.v}:\n    mv s10, s8\n",
+             f"    beqz s10, {rows}_c1_skip           # no leftover columns\n"),
+            (f"    bgeu s9, t0, {rows}_strip\n",
+             f"    beqz s9, {p}_done              # no leftover rows\n")):
+        assert text.count(after) == 1, after
+        text = text.replace(after, after + shortcut)
+    return text
 
 
 def outputs() -> dict[Path, str]:

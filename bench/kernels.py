@@ -25,6 +25,11 @@ Parts, per configuration:
 * ``16bit``: every binary16 and bfloat16 kernel (two MACs per instruction: peak 16 on 8 cores)
   on the shapes whose B is stored M x K (the layout they take), the best of each format and
   register-file model, the best fp32 kernel of each model on the same shapes and the speed-up.
+* warm instruction caches: the best kernel of each format and model on the square shape, the
+  cycles of one call (what every other figure here measures: the cores' instruction caches
+  start empty, so the code's first pass comes from L2) beside those of a second call
+  (``run_kernel(calls=2)`` minus ``calls=1``: every cache already holds the code once), as a
+  kernel called repeatedly in a training step runs.
 * where the core-cycles of the best kernels go: every core-cycle charged to one RunResult
   category, with "instr" split into the multiply-add issues (fmadd/fmul, vfdotpex, vfmac: the
   only cycles that do MACs) and the other instructions (loads, pointer bumps, stores, set-up).
@@ -266,10 +271,34 @@ def sixteen_part(config: str, console: Console) -> dict:
                 f"{speedup(results, best['fp32'][m][s[0]], best[fam][m][s[0]], s):.2f}x"
                 for s in SHAPES_16])
     console.print(table)
+    warm_table(config, results, [("fp32", best["fp32"])] +
+               [(FORMATS[fam], best[fam]) for fam in FORMATS], console)
     return {(fam, m, s[0]): results[best[fam][m][s[0]], s[0]]
             for fam in FORMATS for m in best[fam] for s in SHAPES_16} | \
         {("kernel", fam, m, s[0]): best[fam][m][s[0]]
          for fam in FORMATS for m in best[fam] for s in SHAPES_16}
+
+
+def warm_table(config: str, results: dict, best: list[tuple[str, dict]],
+               console: Console) -> None:
+    """MAC/cycle of one call (cold instruction caches) and of a second call (warm) of the best
+    kernel of each format and register-file model on the square shape."""
+    s = SHAPES_16[0]
+    table = Table(title=f"Warm instruction caches, {s[0]} (B M x K), {config}: MAC/cycle of "
+                        "the first call and of a second one (run_kernel(calls=2) - calls=1)",
+                  title_justify="left")
+    for col in ("format", "kernel", "first call", "second call", "cycles first / second"):
+        table.add_column(col, justify="left" if col in ("format", "kernel") else "right")
+    for what, per_model in best:
+        for m, label in MODELS.items():
+            if m not in per_model:
+                continue
+            k = per_model[m][s[0]]
+            one = results[k, s[0]].total_cycles
+            second = run(k, s, config, calls=2).total_cycles - one
+            table.add_row(f"{what}, {label}", k, f"{macs(s) / one:.2f}",
+                          f"{macs(s) / second:.2f}", f"{one:,} / {second:,}")
+    console.print(table)
 
 
 def speedup(results: dict, slow: str, fast: str, s: tuple) -> float:
