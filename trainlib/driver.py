@@ -346,7 +346,8 @@ def core_kernel(name: str, isa: str, label: str = "") -> str:
     ``for_isa``: ``mm_4x2_n`` -> ``mmx_4x2_n``, ``bias_add`` -> ``bias_add_x``).  The two
     variants take the same argument structure, so only the code called changes.
     NotAvailable names the kernel family and the register-file model when there is none
-    (depthwise, loss and pooling have no single-register-file variants)."""
+    (the 16-bit depthwise kernels have no single-register-file variants: asm_kernels/zfinx.toml
+    says why)."""
     k = catalogue().get(name)
     if k is None or k.selection.zfinx == parse_selection(isa).zfinx:
         return name

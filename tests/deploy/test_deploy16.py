@@ -163,13 +163,14 @@ def test_a_precision_the_isa_lacks_is_refused_before_any_run(tmp_path, capsys):
         deploy(Model.load(path), 1, config=load_config(str(toml)))
 
 
-def test_a_single_register_file_preset_is_refused_in_one_line(tmp_path, capsys):
+def test_a_single_register_file_preset_is_refused_at_its_16_bit_depthwise_in_one_line(
+        tmp_path, capsys):
     path = mixed_model_file(tmp_path)
     assert cli.main(["deploy", path, "-o", str(tmp_path / "x.elf"), "--config",
                      "gvsoc-2022"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs f registers" in err
-    with pytest.raises(NotAvailable, match="single|f registers"):
+    assert err.count("\n") == 1 and "family depthwise_fp16" in err and "zfinx" in err
+    with pytest.raises(NotAvailable, match="family depthwise_fp16.*single register file"):
         deploy(Model.load(path), 1, config="gvsoc-2022")
 
 
