@@ -4,7 +4,9 @@
 # f registers of sigmoid_fw: f0->a0, f1->t3, f2->a0, f3->t3, f4->t0, f5->s8, f6->s9, f7->t1, f8->t5, f9->t6, f10->t2, f11->a0, f12->a1, f13->a2, f14->a6, f15->a7, f16->s0, f17->s1, f18->s2, f19->s3, f28->s4, f29->s5, f30->s6, f31->s7
 # f registers of sigmoid_bw: f0->t0, f1->t2, f2->t3, f3->t6, f4->a0, f5->a1, f6->s0, f7->s1
 # f registers of mul: f0->t0, f1->t2, f2->t3, f3->t6, f4->a0, f5->a1, f6->s0, f7->s1
-# saved by every entry: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
+# saved by mul: s0, s1
+# saved by sigmoid_bw: s0, s1
+# saved by sigmoid_fw: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 # Activation kernels with their own math, fp32 (PULP-TrainLib pulp_act_fp32.c sigmoid; element-wise
 # product).
 #
@@ -125,15 +127,7 @@
 .Ldone\@:
     lw s0, 0(sp)
     lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    addi sp, sp, 48
+    addi sp, sp, 16
     ret
 .endm
 .macro map2_activation_x3 insn:req, pre, post, esz=4, ld=lw, st=sw
@@ -180,15 +174,7 @@
 .Ldone\@:
     lw s0, 0(sp)
     lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    addi sp, sp, 48
+    addi sp, sp, 16
     ret
 .endm
 # The sigmoid forward of activation.s, per element (its header gives the method and the
@@ -317,32 +303,16 @@ sigmoid_fw_x:
 .endm
 
 sigmoid_bw_x:
-    addi sp, sp, -48
+    addi sp, sp, -16
     sw s0, 0(sp)
     sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
     split_groups .Lshare, 12, 2
     map2_activation_x2 fmul.s, pre=sigmoid_slope_activation_x
 
 # ---------------------------------------------------------------------------- product
 mul_x:
-    addi sp, sp, -48
+    addi sp, sp, -16
     sw s0, 0(sp)
     sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
     split_groups .Lshare, 12, 2
     map2_activation_x3 fmul.s

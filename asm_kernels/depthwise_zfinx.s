@@ -7,7 +7,18 @@
 # f registers of mm_dw_1x2, mm_dw_in_grad_1x2: f0->s1, f1->s2, f2->s3, f3->s4, f4->s5
 # f registers of mm_dw_1x4, mm_dw_in_grad_1x4: f0->s3, f1->s4, f2->s5, f3->s6, f4->s7, f5->s8, f6->s9, f7->s10, f28->s11
 # f registers of mm_dw_1x2_u2, mm_dw_in_grad_1x2_u2: f0->s3, f1->s4, f2->s5, f3->s6, f4->s7, f6->s8, f7->s9, f28->s10
-# saved by every entry: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mm_dw: s0
+# saved by mm_dw_1x2: s1, s2, s3, s4, s5
+# saved by mm_dw_1x2_u2: s3, s4, s5, s6, s7, s8, s9, s10
+# saved by mm_dw_1x4: s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mm_dw_in_grad: s0
+# saved by mm_dw_in_grad_1x2: s1, s2, s3, s4, s5
+# saved by mm_dw_in_grad_1x2_u2: s3, s4, s5, s6, s7, s8, s9, s10
+# saved by mm_dw_in_grad_1x4: s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mm_dw_in_grad_u2: s0, s1, s2, s3
+# saved by mm_dw_in_grad_u3: s0, s1, s2, s3, s4, s5
+# saved by mm_dw_u2: s0, s1, s2, s3
+# saved by mm_dw_u3: s0, s1, s2, s3, s4, s5
 # Depthwise "matmuls" (the mm_dw family) — per-channel dot products, fp32.
 #
 #   forward / weight gradient (mm_dw*):
@@ -45,39 +56,141 @@
 
 # The two entry points of a kernel body: \forward (a7 = 0) and its in-grad twin \flipped
 # (a7 = 1: weights read backwards), both going on at \body.
-.macro dw_entries_depthwise_x forward, flipped, body
+.macro dw_entries_depthwise_x1 forward, flipped, body
+    .globl \forward
+    .globl \flipped
+\forward:
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    li a7, 0
+    j \body
+\flipped:
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    li a7, 1
+\body:
+.endm
+.macro dw_entries_depthwise_x2 forward, flipped, body
+    .globl \forward
+    .globl \flipped
+\forward:
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    li a7, 0
+    j \body
+\flipped:
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    li a7, 1
+\body:
+.endm
+.macro dw_entries_depthwise_x3 forward, flipped, body
+    .globl \forward
+    .globl \flipped
+\forward:
+    addi sp, sp, -32
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    li a7, 0
+    j \body
+\flipped:
+    addi sp, sp, -32
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    li a7, 1
+\body:
+.endm
+.macro dw_entries_depthwise_x4 forward, flipped, body
+    .globl \forward
+    .globl \flipped
+\forward:
+    addi sp, sp, -32
+    sw s1, 0(sp)
+    sw s2, 4(sp)
+    sw s3, 8(sp)
+    sw s4, 12(sp)
+    sw s5, 16(sp)
+    li a7, 0
+    j \body
+\flipped:
+    addi sp, sp, -32
+    sw s1, 0(sp)
+    sw s2, 4(sp)
+    sw s3, 8(sp)
+    sw s4, 12(sp)
+    sw s5, 16(sp)
+    li a7, 1
+\body:
+.endm
+.macro dw_entries_depthwise_x5 forward, flipped, body
     .globl \forward
     .globl \flipped
 \forward:
     addi sp, sp, -48
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
-    sw s10, 40(sp)
-    sw s11, 44(sp)
+    sw s3, 0(sp)
+    sw s4, 4(sp)
+    sw s5, 8(sp)
+    sw s6, 12(sp)
+    sw s7, 16(sp)
+    sw s8, 20(sp)
+    sw s9, 24(sp)
+    sw s10, 28(sp)
+    sw s11, 32(sp)
     li a7, 0
     j \body
 \flipped:
     addi sp, sp, -48
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    sw s6, 24(sp)
-    sw s7, 28(sp)
-    sw s8, 32(sp)
-    sw s9, 36(sp)
-    sw s10, 40(sp)
-    sw s11, 44(sp)
+    sw s3, 0(sp)
+    sw s4, 4(sp)
+    sw s5, 8(sp)
+    sw s6, 12(sp)
+    sw s7, 16(sp)
+    sw s8, 20(sp)
+    sw s9, 24(sp)
+    sw s10, 28(sp)
+    sw s11, 32(sp)
+    li a7, 1
+\body:
+.endm
+.macro dw_entries_depthwise_x6 forward, flipped, body
+    .globl \forward
+    .globl \flipped
+\forward:
+    addi sp, sp, -32
+    sw s3, 0(sp)
+    sw s4, 4(sp)
+    sw s5, 8(sp)
+    sw s6, 12(sp)
+    sw s7, 16(sp)
+    sw s8, 20(sp)
+    sw s9, 24(sp)
+    sw s10, 28(sp)
+    li a7, 0
+    j \body
+\flipped:
+    addi sp, sp, -32
+    sw s3, 0(sp)
+    sw s4, 4(sp)
+    sw s5, 8(sp)
+    sw s6, 12(sp)
+    sw s7, 16(sp)
+    sw s8, 20(sp)
+    sw s9, 24(sp)
+    sw s10, 28(sp)
     li a7, 1
 \body:
 .endm
@@ -493,7 +606,7 @@
 # A column-by-column kernel: its two entry points, the set-up, then per channel its columns one
 # by one, each by \block (after \prep, if given, once)
 .macro column_kernel_depthwise_x1 forward, flipped, block, prep
-    dw_entries_depthwise_x \forward, \flipped, .Lbody\@
+    dw_entries_depthwise_x1 \forward, \flipped, .Lbody\@
     jal t6, .Ldw_setup
     bgeu t0, t1, .Ldone\@
     \prep
@@ -503,22 +616,11 @@
     next_channel_depthwise_x .Lchannel\@
 .Ldone\@:
     lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    addi sp, sp, 48
+    addi sp, sp, 16
     ret
 .endm
 .macro column_kernel_depthwise_x2 forward, flipped, block, prep
-    dw_entries_depthwise_x \forward, \flipped, .Lbody\@
+    dw_entries_depthwise_x2 \forward, \flipped, .Lbody\@
     jal t6, .Ldw_setup
     bgeu t0, t1, .Ldone\@
     \prep
@@ -531,15 +633,7 @@
     lw s1, 4(sp)
     lw s2, 8(sp)
     lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    addi sp, sp, 48
+    addi sp, sp, 16
     ret
 .endm
 
@@ -548,7 +642,7 @@
 # (hardware loop 1, t2 of them, B stride t6) by \group, a macro storing through t4, then the
 # a3 tail columns one by one (at most one for pairs: no loop).
 .macro blocked_kernel_depthwise_x4 forward, flipped, log2, group, prep, frame, saved:vararg
-    dw_entries_depthwise_x \forward, \flipped, .Lbody\@
+    dw_entries_depthwise_x4 \forward, \flipped, .Lbody\@
     addi sp, sp, -\frame
     words sw, sp, \saved
     jal t6, .Ldw_setup
@@ -576,23 +670,16 @@
 .Ldone\@:
     words lw, sp, \saved
     addi sp, sp, \frame
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    addi sp, sp, 48
+    lw s1, 0(sp)
+    lw s2, 4(sp)
+    lw s3, 8(sp)
+    lw s4, 12(sp)
+    lw s5, 16(sp)
+    addi sp, sp, 32
     ret
 .endm
 .macro blocked_kernel_depthwise_x5 forward, flipped, log2, group, prep, frame, saved:vararg
-    dw_entries_depthwise_x \forward, \flipped, .Lbody\@
+    dw_entries_depthwise_x5 \forward, \flipped, .Lbody\@
     addi sp, sp, -\frame
     words sw, sp, \saved
     jal t6, .Ldw_setup
@@ -620,23 +707,20 @@
 .Ldone\@:
     words lw, sp, \saved
     addi sp, sp, \frame
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
+    lw s3, 0(sp)
+    lw s4, 4(sp)
+    lw s5, 8(sp)
+    lw s6, 12(sp)
+    lw s7, 16(sp)
+    lw s8, 20(sp)
+    lw s9, 24(sp)
+    lw s10, 28(sp)
+    lw s11, 32(sp)
     addi sp, sp, 48
     ret
 .endm
 .macro blocked_kernel_depthwise_x6 forward, flipped, log2, group, prep, frame, saved:vararg
-    dw_entries_depthwise_x \forward, \flipped, .Lbody\@
+    dw_entries_depthwise_x6 \forward, \flipped, .Lbody\@
     addi sp, sp, -\frame
     words sw, sp, \saved
     jal t6, .Ldw_setup
@@ -664,19 +748,15 @@
 .Ldone\@:
     words lw, sp, \saved
     addi sp, sp, \frame
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    addi sp, sp, 48
+    lw s3, 0(sp)
+    lw s4, 4(sp)
+    lw s5, 8(sp)
+    lw s6, 12(sp)
+    lw s7, 16(sp)
+    lw s8, 20(sp)
+    lw s9, 24(sp)
+    lw s10, 28(sp)
+    addi sp, sp, 32
     ret
 .endm
 
@@ -695,7 +775,7 @@
 # ---------------------------------------------------------------------------- ker unrolled by 3
 # (ker % 3 != 0 is the rarer case here, so its tail loop is out of line: the common path falls
 # through without a taken branch.)
-    dw_entries_depthwise_x mm_dw_u3_x, mm_dw_in_grad_u3_x, .Ldw_u3
+    dw_entries_depthwise_x3 mm_dw_u3_x, mm_dw_in_grad_u3_x, .Ldw_u3
     jal t6, .Ldw_setup
     bgeu t0, t1, 9f
     li t2, 3
@@ -727,13 +807,7 @@
     lw s3, 12(sp)
     lw s4, 16(sp)
     lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    addi sp, sp, 48
+    addi sp, sp, 32
     ret
 7:  lp.setup x0, t2, 8f          # ker % 3 tail steps
     lw s0, 0(a0)

@@ -6,7 +6,8 @@
 # f registers of leakyrelu_bw: f0->t6, f1->t0, f2->t2, f3->t3, f4->s0, f5->t0, f6->t2, f7->s1, f10->a0, f11->a1, f28->s2
 # f registers of add: f0->t0, f1->t2, f2->t3, f3->t6, f4->a0, f5->a1, f6->s0, f7->s1
 # f registers of scale: f0->t2, f1->t6, f2->a0, f3->t3, f4->t2, f5->t6, f6->a0, f7->t3, f10->t0
-# saved by every entry: s0, s1, s2
+# saved by add: s0, s1
+# saved by leakyrelu_bw: s0, s1, s2
 # Element-wise kernels, fp32 (PULP-TrainLib pulp_act_fp32.c, pulp_residual_fp32.c add, buffer
 # helpers).
 #
@@ -132,7 +133,6 @@
 .Ldone\@:
     lw s0, 0(sp)
     lw s1, 4(sp)
-    lw s2, 8(sp)
     addi sp, sp, 16
     ret
 .endm
@@ -153,7 +153,7 @@
 
 # Word streams src -> dst, two words per group by post-increment loads and stores, each word
 # passed through \op (a macro of one register) if given: relu_fw, copy.  a3 = src, a4 = dst.
-.macro word_map_elementwise_x op
+.macro word_map_elementwise_x1 op
     beqz t3, .Ltail\@
     add a2, a3, t2
     add a5, a4, t2
@@ -178,10 +178,33 @@
     .endif
     sw t0, 0(a4)
 .Ldone\@:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
+    ret
+.endm
+.macro word_map_elementwise_x7 op
+    beqz t3, .Ltail\@
+    add a2, a3, t2
+    add a5, a4, t2
+    addi t4, t4, -4              # (the second post-increment jumps to the next group)
+    lp.setup x0, t3, .Lgroup\@
+    p.lw t0, 4(a2!)
+    p.lw t2, t4(a2!)
+    .ifnb \op
+    \op t0
+    \op t2
+    .endif
+    p.sw t0, 4(a5!)
+.Lgroup\@:
+    p.sw t2, t4(a5!)
+.Ltail\@:
+    beqz t5, .Ldone\@
+    add a3, a3, t1
+    add a4, a4, t1
+    lw t0, 0(a3)
+    .ifnb \op
+    \op t0
+    .endif
+    sw t0, 0(a4)
+.Ldone\@:
     ret
 .endm
 
@@ -250,19 +273,11 @@
 .endm
 
 relu_fw_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 8, 1
     words lw, a0, a3, a4         # x, y
-    word_map_elementwise_x relu_bits_elementwise_x
+    word_map_elementwise_x1 relu_bits_elementwise_x
 
 relu_bw_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 12, 1
     words lw, a0, a3, a4, a5     # x, dy, dx
     mv a1, zero
@@ -295,18 +310,9 @@ relu_bw_x:
     neg t4, t4
     and t0, t0, t4
     sw t0, 0(a5)
-9:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
-    ret
+9:  ret
 
 leakyrelu_fw_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 8, 2
     words lw, a0, a3, a4         # x, y
     lw t6, 12(a0)              # slope
@@ -321,20 +327,11 @@ leakyrelu_fw_x:
     scaled_groups_elementwise_x3 fmax.s
 2:  beqz t5, 9f
     scaled_tail_elementwise_x3 fmax.s
-9:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
-    ret
+9:  ret
 5:  beqz t3, 7f
     scaled_groups_elementwise_x3 fmin.s
 7:  beqz t5, 9b
     scaled_tail_elementwise_x3 fmin.s
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
     ret
 
 leakyrelu_bw_x:
@@ -394,15 +391,10 @@ add_x:
     addi sp, sp, -16
     sw s0, 0(sp)
     sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 12, 2
     map2_elementwise_x5 fadd.s
 
 scale_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 8, 2
     words lw, a0, a3, a4         # x, y
     lw t0, 12(a0)              # alpha
@@ -414,27 +406,14 @@ scale_x:
     add a3, a3, t1
     add a4, a4, t1
     scaled_tail_elementwise_x6
-9:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
-    ret
+9:  ret
 
 copy_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 8, 1
     words lw, a0, a3, a4         # src, dst
-    word_map_elementwise_x
+    word_map_elementwise_x7
 
 fill_x:
-    addi sp, sp, -16
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
     split_groups .Lshare, 4, 1
     lw a3, 0(a0)                 # dst
     lw t0, 8(a0)                 # the value's bits
@@ -447,9 +426,4 @@ fill_x:
 2:  beqz t5, 9f
     add a3, a3, t1
     sw t0, 0(a3)
-9:
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    addi sp, sp, 16
-    ret
+9:  ret

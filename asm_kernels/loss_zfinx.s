@@ -10,7 +10,13 @@
 # f registers of ce_partial: f0->t2, f1->s10, f2->s11, f3->gp, f4->t0, f5->t0, f8->a6, f9->a7, f10->t5, f18->s0, f19->s1, f20->s2, f21->s3, f22->s4, f23->s5, f24->s6, f25->s7, f26->s8, f27->s9
 # f registers of ce_combine: f0->t4, f1->a0, f2->s10, f3->s11, f4->t0, f5->t3, f6->t1, f7->a1, f8->a6, f9->a7, f10->t5, f18->s0, f19->s1, f20->s2, f21->s3, f22->s4, f23->s5, f24->s6, f25->s7, f26->s8, f27->s9, f28->t2
 # f registers of ce_grad: f0->s10, f1->s11, f2->t0, f3->t2, f8->a6, f9->a7, f10->t5, f18->s0, f19->s1, f20->s2, f21->s3, f22->s4, f23->s5, f24->s6, f25->s7, f26->s8, f27->s9
-# saved by every entry: gp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by ce_combine: gp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by ce_grad: gp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by ce_partial: gp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mse_grad: s0, s1, s2
+# saved by mse_partial: s0, s1, s2, s3, s4
+# saved by vexp: gp, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by vlog: s0
 # Losses and the float math they need, fp32 (PULP-TrainLib B.10).
 #
 #   vexp, vlog      y = expf(x), y = logf(x) element-wise (the math routines, exposed for tests)
@@ -141,20 +147,10 @@
 .Lelement\@:
     addi a5, a5, \esz
 .Ldone\@:
-    lw gp, 0(sp)
-    lw s0, 4(sp)
-    lw s1, 8(sp)
-    lw s2, 12(sp)
-    lw s3, 16(sp)
-    lw s4, 20(sp)
-    lw s5, 24(sp)
-    lw s6, 28(sp)
-    lw s7, 32(sp)
-    lw s8, 36(sp)
-    lw s9, 40(sp)
-    lw s10, 44(sp)
-    lw s11, 48(sp)
-    addi sp, sp, 64
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    addi sp, sp, 16
     ret
 .endm
 # The float math routines of the loss kernels (loss.s and the 16-bit loss_fp16.s /
@@ -473,54 +469,22 @@ vexp_x:
 9:  j .Lrestore_fs_ret
 
 vlog_x:
-    addi sp, sp, -64
-    sw gp, 0(sp)
-    sw s0, 4(sp)
-    sw s1, 8(sp)
-    sw s2, 12(sp)
-    sw s3, 16(sp)
-    sw s4, 20(sp)
-    sw s5, 24(sp)
-    sw s6, 28(sp)
-    sw s7, 32(sp)
-    sw s8, 36(sp)
-    sw s9, 40(sp)
-    sw s10, 44(sp)
-    sw s11, 48(sp)
+    addi sp, sp, -16
+    sw s0, 0(sp)
     vmath_loss_x2 .Llogf, 9f
 9:
-    lw gp, 0(sp)
-    lw s0, 4(sp)
-    lw s1, 8(sp)
-    lw s2, 12(sp)
-    lw s3, 16(sp)
-    lw s4, 20(sp)
-    lw s5, 24(sp)
-    lw s6, 28(sp)
-    lw s7, 32(sp)
-    lw s8, 36(sp)
-    lw s9, 40(sp)
-    lw s10, 44(sp)
-    lw s11, 48(sp)
-    addi sp, sp, 64
+    lw s0, 0(sp)
+    addi sp, sp, 16
     ret
 
 # ---------------------------------------------------------------------------- MSE
 mse_partial_x:
-    addi sp, sp, -64
-    sw gp, 0(sp)
-    sw s0, 4(sp)
-    sw s1, 8(sp)
-    sw s2, 12(sp)
-    sw s3, 16(sp)
-    sw s4, 20(sp)
-    sw s5, 24(sp)
-    sw s6, 28(sp)
-    sw s7, 32(sp)
-    sw s8, 36(sp)
-    sw s9, 40(sp)
-    sw s10, 44(sp)
-    sw s11, 48(sp)
+    addi sp, sp, -32
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
     split_groups .Lshare, 12, 2
     words lw, a0, a3, a4         # y, t
     fzero_loss_x3 t0, t6, a1, a2   # four partial sums
@@ -555,20 +519,12 @@ mse_partial_x:
     lw a5, 8(a0)
     add a5, a5, t0
     sw t2, 0(a5)               # every core writes its slot (0 when idle)
-    lw gp, 0(sp)
-    lw s0, 4(sp)
-    lw s1, 8(sp)
-    lw s2, 12(sp)
-    lw s3, 16(sp)
-    lw s4, 20(sp)
-    lw s5, 24(sp)
-    lw s6, 28(sp)
-    lw s7, 32(sp)
-    lw s8, 36(sp)
-    lw s9, 40(sp)
-    lw s10, 44(sp)
-    lw s11, 48(sp)
-    addi sp, sp, 64
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    addi sp, sp, 32
     ret
 
 # mse_grad: (y - t), then scaled by fa0 = 2/n
@@ -577,20 +533,10 @@ mse_partial_x:
 .endm
 
 mse_grad_x:
-    addi sp, sp, -64
-    sw gp, 0(sp)
-    sw s0, 4(sp)
-    sw s1, 8(sp)
-    sw s2, 12(sp)
-    sw s3, 16(sp)
-    sw s4, 20(sp)
-    sw s5, 24(sp)
-    sw s6, 28(sp)
-    sw s7, 32(sp)
-    sw s8, 36(sp)
-    sw s9, 40(sp)
-    sw s10, 44(sp)
-    sw s11, 48(sp)
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
     lw t1, 12(a0)
     fcvt.s.w t2, t1
     fli_loss_x4 s0, 0x40000000
@@ -600,20 +546,6 @@ mse_grad_x:
     map2_loss_x4 fsub.s, post=times_fa0_loss_x4
 
 reduce_sum_x:
-    addi sp, sp, -64
-    sw gp, 0(sp)
-    sw s0, 4(sp)
-    sw s1, 8(sp)
-    sw s2, 12(sp)
-    sw s3, 16(sp)
-    sw s4, 20(sp)
-    sw s5, 24(sp)
-    sw s6, 28(sp)
-    sw s7, 32(sp)
-    sw s8, 36(sp)
-    sw s9, 40(sp)
-    sw s10, 44(sp)
-    sw s11, 48(sp)
     core_id t0
     bnez t0, 9f                  # core 0 only
     words lw, a0, a2, a3, t1     # partial, out, count
@@ -625,22 +557,7 @@ reduce_sum_x:
 1:  fadd.s t0, t0, t1
     fmul.s t0, t0, t2
     sw t0, 0(a3)
-9:
-    lw gp, 0(sp)
-    lw s0, 4(sp)
-    lw s1, 8(sp)
-    lw s2, 12(sp)
-    lw s3, 16(sp)
-    lw s4, 20(sp)
-    lw s5, 24(sp)
-    lw s6, 28(sp)
-    lw s7, 32(sp)
-    lw s8, 36(sp)
-    lw s9, 40(sp)
-    lw s10, 44(sp)
-    lw s11, 48(sp)
-    addi sp, sp, 64
-    ret
+9:  ret
 
 # ---------------------------------------------------------------------------- cross entropy
 ce_partial_x:

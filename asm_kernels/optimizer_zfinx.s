@@ -2,7 +2,7 @@
 # in x registers; rules in the generator's docstring); edit optimizer.s or the generator,
 # not this file.
 # f registers of sgd_update: f0->t2, f1->t3, f2->t6, f3->a0, f4->a1, f5->a7, f6->s0, f7->s1, f10->t0, f11->t1
-# saved by every entry: s0, s1
+# saved by sgd_update: s0, s1
 # SGD with weight decay, fp32 (PULP-TrainLib B.11 pulp_gradient_descent_fp32):
 #
 #   g = g + weight_decay * w        (written back, as the reference does)

@@ -6,7 +6,10 @@
 # f registers of avgpool_fw: f11->gp
 # f registers of maxpool_bw: f0->tp, f1->ra, f2->t0, f3->t4, f10->gp
 # f registers of avgpool_bw: f1->t0, f2->a0, f11->gp
-# saved by every entry: ra, gp, tp
+# saved by avgpool_bw: ra, gp, tp
+# saved by avgpool_fw: ra, gp, tp
+# saved by maxpool_bw: ra, gp, tp
+# saved by maxpool_fw: ra, gp, tp
 # Max and average pooling, forward and backward, fp32, CHW (PULP-TrainLib pulp_pooling_fp32.c, with
 # padding).
 #

@@ -344,6 +344,8 @@ class Allocation:
     maps: dict[int, dict[int, int]]
     dropped: dict[str, int]
     entry_region: dict[str, int]
+    ret_entries: dict[int, set[str]]        # line -> the entries whose ``ret`` is on it
+    shared_fregs: dict[str, set[int]]       # entry -> the f registers of region 0 it runs
 
 
 def allocate(src: str, text: str, isa: str) -> Allocation:
@@ -445,8 +447,25 @@ def allocate(src: str, text: str, isa: str) -> Allocation:
     for r in {*region.values()}:
         maps[r] = {f: colour[find((r, f))] for f in range(32) if find((r, f)) in colour}
     gone = {entry_region[n] for n in dropped}
+    rets: dict[int, set[str]] = {}
+    shared: dict[str, set[int]] = {}
+    for pc in entry_pcs:
+        for q in body(pc, succ, calls):
+            d = insns[q][2]
+            if d.base.name == "jalr" and d.base_values["rs1"] == 1:
+                rets.setdefault(line(q), set()).add(names[pc])
+        todo, seen = [pc], set()
+        while todo:                                 # everything it runs, subroutines included
+            q = todo.pop()
+            if q in seen:
+                continue
+            seen.add(q)
+            todo += [*body(q, succ, calls), *([calls[q][0]] if q in calls else [])]
+        shared[names[pc]] = {r[1] for q in seen if reg_of[q] == 0
+                              for r in insns[q][0] | insns[q][1] if r[0] == "f"}
     return Allocation({ln: r for ln, r in region.items()},
-                      {r: m for r, m in maps.items() if r not in gone}, dropped, entry_region)
+                      {r: m for r, m in maps.items() if r not in gone}, dropped, entry_region,
+                      rets, shared)
 
 
 class Unallocatable(Exception):
@@ -489,30 +508,73 @@ def register_map(src: str, text: str, isa: str) -> dict[int, int]:
     return {f: x for m in maps.values() for f, x in m.items()}
 
 
-def save_restore(text: str, entries: list[str], saved: list[int]) -> str:
-    """Every entry saves the callee-saved x registers in ``saved``; every ``ret`` restores.
-    An entry's label is a line ``k:``, or ``\\p:`` in a macro that declares ``.globl \\p``."""
-    if not saved:
-        return text
+def frame_code(saved: list[int]) -> tuple[str, str, int]:
+    """(save, restore, frame bytes) of the callee-saved x registers ``saved``."""
     frame = (4 * len(saved) + 15) // 16 * 16
     regs = [X_NAME[r] for r in saved]
     save = "".join(f"    sw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
     load = "".join(f"    lw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
-    params = set(re.findall(r"(?m)^\s*\.globl\s+\\(\w+)", text))
+    return save, load, frame
 
-    def push(m: re.Match) -> str:
-        return f"{m.group(0)}    addi sp, sp, -{frame}\n{save}"
-    for e in entries:
-        text, n = re.subn(rf"(?m)^{re.escape(e)}:\n", push, text)
-        if n > 1 or (n == 0 and not params):
-            raise ZfinxError(f"entry {e}: {n} labels")
-    for p in params:
-        text = re.sub(rf"(?m)^\\{p}:\n", push, text)
+
+def with_restore(text: str, saved: list[int]) -> str:
+    """``text`` with every ``ret`` restoring ``saved`` and popping their frame, and every entry
+    label of a macro (``\\p:`` where it declares ``.globl \\p``) saving them."""
+    if not saved:
+        return text
+    save, load, frame = frame_code(saved)
+    for p in ENTRY_PARAM.findall(text):
+        text = re.sub(rf"(?m)^\\{p}:\n", lambda m: f"{m.group(0)}    addi sp, sp, "
+                      f"-{frame}\n{save}", text)
 
     def restore(m: re.Match) -> str:
         label = m.group(1).strip()
         return (f"{label}\n" if label else "") + f"{load}    addi sp, sp, {frame}\n    ret"
-    return re.sub(r"(?m)^\s*((?:[\w.\\@]+:)?)\s*ret\b", restore, text)
+    return RET.sub(restore, text)
+
+
+def with_save(text: str, entry: str, saved: list[int]) -> str:
+    """``text`` with the top-level label of ``entry`` (if there is one) saving ``saved``."""
+    if not saved:
+        return text
+    save, _, frame = frame_code(saved)
+    text, n = re.subn(rf"(?m)^{re.escape(entry)}:\n",
+                      lambda m: f"{m.group(0)}    addi sp, sp, -{frame}\n{save}", text)
+    if n > 1:
+        raise ZfinxError(f"entry {entry}: {n} labels")
+    return text
+
+
+def save_sets(alloc: Allocation, kept: list[str]) -> tuple[dict, dict, dict]:
+    """The callee-saved x registers each entry saves (those its routine's map and the shared
+    code's take; entries that return through the same ``ret`` line, or through any in the
+    shared code, save one set), the set each line with a ``ret`` restores, and the set each
+    region's macro copies restore."""
+    group = {e: e for e in kept}
+
+    def find(e: str) -> str:
+        while group[e] != e:
+            e = group[e]
+        return e
+    shared_rets = set().union(*(es for ln, es in alloc.ret_entries.items()
+                                if alloc.line_region.get(ln) == 0))
+    for es in [*alloc.ret_entries.values(), shared_rets,
+               *({e for e in kept if alloc.entry_region[e] == r} for r in alloc.maps)]:
+        es = sorted(e for e in es if e in group)
+        for e in es[1:]:
+            group[find(e)] = find(es[0])
+    sets: dict[str, set[int]] = {}
+    for e in kept:
+        shared = {alloc.maps[0][f] for f in alloc.shared_fregs[e] if f in alloc.maps.get(0, {})}
+        sets.setdefault(find(e), set()).update(
+            (set(alloc.maps[alloc.entry_region[e]].values()) | shared) & CALLEE_SAVED)
+    per_entry = {e: sorted(sets[find(e)]) for e in kept}
+    per_line = {ln: per_entry[min(es & set(kept))] for ln, es in alloc.ret_entries.items()
+                if es & set(kept)}
+    per_region = {alloc.entry_region[e]: s for e, s in per_entry.items()}
+    if shared_rets & set(kept):
+        per_region[0] = per_entry[min(shared_rets & set(kept))]
+    return per_entry, per_line, per_region
 
 
 def rename_symbols(text: str, symbols: list[str]) -> str:
@@ -538,9 +600,14 @@ def rename_symbols_code(code: str, names: re.Pattern) -> str:
     return code[:keep] + names.sub(lambda m: m.group(1) + SUFFIX, code[keep:])
 
 
+ENTRY_PARAM = re.compile(r"(?m)^\s*\.globl\s+\\(\w+)")
+RET = re.compile(r"(?m)^\s*((?:[\w.\\@]+:)?)\s*ret\b")
+
+
 def fp_macros(text: str) -> dict[str, tuple[int, int]]:
-    """The macros of ``text`` that name f registers or FP moves or expand one that does: name
-    -> (first line, last line) of the definition."""
+    """The macros of ``text`` that name f registers or FP moves, declare an entry (``.globl
+    \\p``), return (``ret``: the routine's restore) or expand one that does: name -> (first
+    line, last line) of the definition (they are copied per routine)."""
     lines = text.split("\n")
     defs: dict[str, tuple[int, int]] = {}
     start = None
@@ -552,7 +619,8 @@ def fp_macros(text: str) -> dict[str, tuple[int, int]]:
             defs[name] = (start, i)
             start = None
     bodies = {n: code_only("\n".join(lines[a:b + 1])) for n, (a, b) in defs.items()}
-    fp = {n for n, t in bodies.items() if uses_fp_registers(t)}
+    fp = {n for n, t in bodies.items()
+          if uses_fp_registers(t) or ENTRY_PARAM.search(t) or RET.search(t)}
     grown = True
     while grown:
         more = {n for n, t in bodies.items() if n not in fp and invoked(t, fp)}
@@ -595,6 +663,8 @@ def rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
                             macros)} - names
             names |= more
             grown = bool(more)
+    kept = sorted(e for e in alloc.entry_region if e not in alloc.dropped)
+    per_entry, per_line, per_region = save_sets(alloc, kept)
     out: list[str] = []
     starts = {a: (n, b) for n, (a, b) in macros.items()}
     i = 0
@@ -602,31 +672,34 @@ def rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
         if i in starts:
             name, end = starts[i]
             definition = "\n".join(lines[i:end + 1])
-            out += [mapped(definition, r) for r in sorted(uses) if name in uses[r]]
+            out += [with_restore(mapped(definition, r), per_region.get(r, []))
+                    for r in sorted(uses) if name in uses[r]]
             i = end + 1
             continue
         r = alloc.line_region.get(i)
         if r is None:
+            if RET.search(code_only(lines[i])):
+                raise ZfinxError(f"{src}: a ret outside every routine (line {i + 1})")
             out.append(lines[i])
         elif r in alloc.maps:
-            out.append(mapped(lines[i], r))
+            out.append(with_restore(mapped(lines[i], r), per_line.get(i, [])))
         i += 1
     body = "\n".join(out)
-    kept = sorted(e for e in alloc.entry_region if e not in alloc.dropped)
     body = re.sub(r"(?m)^\s*\.globl\s+(\w+)\s*\n",
                   lambda m: "" if m.group(1) in alloc.dropped else m.group(0), body)
     body = MOVE.sub(lambda m: MOVES[m.group(1)], body)
     body = rename_symbols(body, kept)
-    saved = sorted({x for m in alloc.maps.values() for x in m.values() if x in CALLEE_SAVED})
-    body = save_restore(body, [e + SUFFIX for e in kept], saved)
+    for e in kept:
+        body = with_save(body, e + SUFFIX, per_entry[e])
     head = GENERATED.format(src=src)
     for r, regs in sorted(alloc.maps.items()):
         if regs:
             who = ", ".join(n for n in kept if alloc.entry_region[n] == r) or "shared code"
             head += (f"# f registers of {who}: " +
                      ", ".join(f"f{f}->{X_NAME[x]}" for f, x in sorted(regs.items())) + "\n")
-    if saved:
-        head += f"# saved by every entry: {', '.join(X_NAME[r] for r in saved)}\n"
+    for e in kept:
+        if per_entry[e]:
+            head += (f"# saved by {e}: " + ", ".join(X_NAME[r] for r in per_entry[e]) + "\n")
     return head + body, alloc.dropped
 
 
