@@ -22,6 +22,9 @@ rewritten here for that register file, so its control flow and arithmetic exist 
   routine expands are copied per routine (``<macro>_<stem>_x<region>``) with its map.  A routine
   whose own values exceed the 30 allocatable x registers somewhere is left out (its source
   lines dropped; ``zfinx.toml`` lists it with the count), as is a file whose every routine is;
+  where that leaves fewer out, the file's FP loads are first sunk to their uses
+  (``sink_loads``: the 16-bit depthwise kernels, whose loop bodies load all their B words
+  before the first ``vfdotpex``);
 * ``flw`` / ``fsw`` / ``flh`` / ``fsh`` become ``lw`` / ``sw`` / ``lh`` / ``sh`` (a 16-bit load
   sign-extends where ``flh`` NaN-boxes: a Zhinx operand is bits 15..0, so scalar arithmetic
   reads the same value, and a packed tail element's upper lane stays unused as before);
@@ -604,6 +607,53 @@ ENTRY_PARAM = re.compile(r"(?m)^\s*\.globl\s+\\(\w+)")
 RET = re.compile(r"(?m)^\s*((?:[\w.\\@]+:)?)\s*ret\b")
 
 
+# instructions a sunk FP load may move past: operands are registers or imm(reg), the first one
+# written (and, for the accumulating forms, read), no store, no control flow
+PASSABLE = re.compile(r"(vf\w*|fmadd|fmsub|fnmadd|fnmsub|fadd|fsub|fmul|fmin|fmax|fcvt|fmv|"
+                      r"fsgnj|flw|flh|addi|add|sub|mv|andi|slli|srli|srai|p\.ror|lhu|lh|lw|li|"
+                      r"xor|and|or)(\.[\w.]+)?$")
+SINKABLE = re.compile(r"^(\s+)(flw|flh)\s+(f[ast]?\d+),\s*(-?\d+)\((\w+)\)\s*$")
+INSN = re.compile(r"^\s+([a-z][\w.]*)\s+(.*?)\s*$")
+
+
+def sink_loads(text: str) -> str:
+    """``text`` with each FP load (``flw`` / ``flh`` at imm(reg), alone on a top-level line)
+    moved down its straight-line block to one instruction before its value's first use, past
+    pointer bumps of its base (``addi b, b, k``: the offset becomes imm - k).  The loads of a
+    register-blocked loop body come first and the arithmetic after them (no load-use stall),
+    which holds every loaded value at once; sunk, each is live for two instructions.  Used
+    where a routine's values do not fit the x registers otherwise (``outputs``)."""
+    lines = text.split("\n")
+    top = set(top_level_lines(text))
+    i = len(lines) - 1
+    while i >= 0:
+        m = SINKABLE.match(code_only(lines[i])) if i in top else None
+        if m:
+            indent, op, reg, imm, base = m.groups()
+            offset = {i + 1: int(imm)}         # the load's offset placed before line j
+            j = i + 1
+            while j < len(lines) and j in top:
+                ins = INSN.match(code_only(lines[j]))
+                if not ins or not PASSABLE.match(ins.group(1)):
+                    break
+                regs = re.findall(r"[\w.]+", ins.group(2))
+                if reg in regs:
+                    j = max(i + 1, j - 1)
+                    break
+                offset[j + 1] = offset[j]
+                if regs and regs[0] == base:
+                    bump = re.fullmatch(rf"{base},\s*{base},\s*(-?\d+)", ins.group(2))
+                    if ins.group(1) != "addi" or not bump:
+                        break
+                    offset[j + 1] -= int(bump.group(1))
+                j += 1
+            if j > i + 1:
+                lines.insert(j, f"{indent}{op} {reg}, {offset[j]}({base})")
+                del lines[i]
+        i -= 1
+    return "\n".join(lines)
+
+
 def fp_macros(text: str) -> dict[str, tuple[int, int]]:
     """The macros of ``text`` that name f registers or FP moves, declare an entry (``.globl
     \\p``), return (``ret``: the routine's restore) or expand one that does: name -> (first
@@ -633,11 +683,14 @@ def invoked(code: str, names) -> set[str]:
     return {n for n in names if re.search(WORD.format(n), code)}
 
 
-def rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
-    """The zfinx form of kernel file ``src`` (text ``text``, written for ``isa``), and the
-    entries left out (name -> values live at once in their routine)."""
+def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dict[str, int]]:
+    """The zfinx form of kernel file ``src`` (text ``text``, written for ``isa``; its FP loads
+    sunk to their uses with ``sink``), and the entries left out (name -> values live at once
+    in their routine)."""
     stem = src.removesuffix(".s")
     body = rename_macros(inline(text), f"{stem}_x")
+    if sink:
+        body = sink_loads(body)
     alloc = allocate(src, body, isa)
     if not alloc.maps or all(e in alloc.dropped for e in alloc.entry_region):
         raise ZfinxError("every routine: " + ", ".join(f"{e} {n}" for e, n in
@@ -692,6 +745,8 @@ def rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
     for e in kept:
         body = with_save(body, e + SUFFIX, per_entry[e])
     head = GENERATED.format(src=src)
+    if sink:
+        head += "# FP loads sunk to one instruction before their first use (sink_loads)\n"
     for r, regs in sorted(alloc.maps.items()):
         if regs:
             who = ", ".join(n for n in kept if alloc.entry_region[n] == r) or "shared code"
@@ -701,6 +756,22 @@ def rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
         if per_entry[e]:
             head += (f"# saved by {e}: " + ", ".join(X_NAME[r] for r in per_entry[e]) + "\n")
     return head + body, alloc.dropped
+
+
+def best_rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
+    """``rewrite`` as written, or with the FP loads sunk where that leaves fewer routines out
+    (it reorders the loads of every routine of the file)."""
+    try:
+        plain = rewrite(src, text, isa)
+    except ZfinxError:
+        return rewrite(src, text, isa, sink=True)
+    if not plain[1]:
+        return plain
+    try:
+        sunk = rewrite(src, text, isa, sink=True)
+    except ZfinxError:
+        return plain
+    return sunk if len(sunk[1]) < len(plain[1]) else plain
 
 
 def zfinx_isa(isa: str) -> str:
@@ -740,9 +811,9 @@ def outputs() -> dict[Path, str]:
         out = src.removesuffix(".s") + "_zfinx.s" if fp else src
         dropped: dict[str, int] = {}
         if fp:
+            isa = max((spec.get("isa", "rv32imfc_xpulpv2") for spec in specs), key=len)
             try:
-                isa = max((spec.get("isa", "rv32imfc_xpulpv2") for spec in specs), key=len)
-                files[HERE / out], dropped = rewrite(src, text, isa)
+                files[HERE / out], dropped = best_rewrite(src, text, isa)
             except ZfinxError as e:
                 skipped.append(f"#   {src}: {e}")
                 continue
