@@ -41,7 +41,8 @@ registers, ``matmul_gen.py``); every other kernel ``k`` has ``k_x`` (``asm_kerne
 ``zfinx.toml``: the same code with each routine's f registers mapped to x registers by
 liveness and FP loads, stores and moves made integer ones; integer-only kernels' ``_x``
 entries name the original file; the routines that hold more values at once than the x
-registers, the 16-bit depthwise ones and ``mm_dw_1x4_u2``, ``depthwise_sp.s``, have none), same
+registers, ``mm_dw_1x4_u2``, ``depthwise_sp.s`` and the 16-bit in-grad ``_sp_1x4``, have
+none), same
 family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names the kernel to
 call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
 """
