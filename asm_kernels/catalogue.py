@@ -42,9 +42,8 @@ registers, ``matmul_gen.py``); every other kernel ``k`` has ``k_x`` (``asm_kerne
 liveness and FP loads, stores and moves made integer ones; integer-only kernels' ``_x``
 entries name the original file; the routines that hold more values at once than the x
 registers, ``mm_dw_1x4_u2``, ``depthwise_sp.s`` and the 16-bit in-grad ``_sp_1x4``, have
-none), same
-family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names the kernel to
-call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
+none), same family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names
+the kernel to call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
 """
 
 from __future__ import annotations
