@@ -38,11 +38,12 @@ Single register file (zfinx, the ``gvsoc-2022`` preset's cores): kernels exist f
 register-file models.  The matmul families name their zfinx variants by an ``x`` in the prefix
 (``mm_`` -> ``mmx_``, ``mmh_`` -> ``mmhx_``, ``mmb_`` -> ``mmbx_``; block shapes that fit 32 x
 registers, ``matmul_gen.py``); every other kernel ``k`` has ``k_x`` (``asm_kernels/zfinx_gen.py``,
-``zfinx.toml``: the same code with f registers mapped to x registers by liveness and FP loads,
-stores and moves made integer ones; integer-only kernels' ``_x`` entries name the original
-file; depthwise, loss and pooling hold too many values at once and have none yet), same
-family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names the kernel to
-call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
+``zfinx.toml``: the same code with each routine's f registers mapped to x registers by
+liveness and FP loads, stores and moves made integer ones; integer-only kernels' ``_x``
+entries name the original file; the routines that hold more values at once than the x
+registers, ``mm_dw_1x4_u2``, ``depthwise_sp.s`` and the 16-bit in-grad ``_sp_1x4``, have
+none), same family and argument structure, ``isa`` with ``_zfinx``.  ``for_isa(k, isa)`` names
+the kernel to call on a core of that ISA; ``usable`` tells whether a core runs a kernel.
 """
 
 from __future__ import annotations

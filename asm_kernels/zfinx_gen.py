@@ -9,12 +9,22 @@ rewritten here for that register file, so its control flow and arithmetic exist 
   macros that name f registers or FP moves (``fzero``, ``fli``, ``lanes``, ``lanes_a``,
   ``map2``) are copied in; every macro the file then defines is renamed ``<macro>_<stem>_x``
   (all kernel files of a program are assembled as one source);
-* each f register is mapped to an x register that holds no value while it does (liveness on
-  the f-register program as assembled: ``flow``, ``interference``), caller-saved ones first
-  (t, then a registers), then callee-saved s registers, which every entry then saves on the
-  stack and every ``ret`` restores (SPMD calling convention: catalogue.py).  The map is one per
-  file (macros expand the same text in several routines), so a file whose live values exceed
-  the 27 allocatable x registers somewhere is not generated (``zfinx.toml`` says which);
+* each routine (a global entry, with the entries whose first instruction is on the same
+  top-level source line, and the code only they reach) maps its f registers to x registers of
+  its own (``allocate``); the subroutines and the code several routines jump into form one more
+  region.  An f register goes to an x register that holds no value while it does (liveness on
+  the f-register program as assembled: ``flow``, ``liveness``), caller-saved ones first (t,
+  then a registers), then s registers, gp, tp and ra, which every entry saves on the stack and
+  every ``ret`` restores (SPMD calling convention: catalogue.py).  A call (``jal t6`` / ``jal
+  t5`` to a subroutine of the file) is summarised: a value live across it avoids every
+  register the subroutine writes, its arguments and results take the same register on both
+  sides, and values live across one call site do not constrain another's.  The macros a
+  routine expands are copied per routine (``<macro>_<stem>_x<region>``) with its map.  A routine
+  whose own values exceed the 30 allocatable x registers somewhere is left out (its source
+  lines dropped; ``zfinx.toml`` lists it with the count), as is a file whose every routine is;
+  where that leaves fewer out, the file's FP loads are first sunk to their uses
+  (``sink_loads``: the 16-bit depthwise kernels, whose loop bodies load all their B words
+  before the first ``vfdotpex``);
 * ``flw`` / ``fsw`` / ``flh`` / ``fsh`` become ``lw`` / ``sw`` / ``lh`` / ``sh`` (a 16-bit load
   sign-extends where ``flh`` NaN-boxes: a Zhinx operand is bits 15..0, so scalar arithmetic
   reads the same value, and a packed tail element's upper lane stays unused as before);
@@ -22,10 +32,10 @@ rewritten here for that register file, so its control flow and arithmetic exist 
   sign-extends bits 15..0) becomes ``p.exths``;
 * every entry symbol ``k`` becomes ``k_x``.
 
-The result computes the same operations in the same order, so its outputs are bit-identical to
-the f-register kernel's (tests/kernels/test_zfinx.py).  Files without any FP register or FP move
-(im2row, transposes, integer-only element-wise kernels) need no rewrite: their ``_x`` entries
-name the original file.
+The result computes the same operations in the same order (plus the entries' saves and
+restores), so its outputs are bit-identical to the f-register kernel's
+(tests/kernels/test_zfinx.py).  Files without any FP register or FP move (im2row, transposes,
+integer-only element-wise kernels) need no rewrite: their ``_x`` entries name the original file.
 
 Naming: kernel ``k`` (file ``f.s``) has the zfinx variant ``k_x`` in ``f_zfinx.s``, same family
 and argument structure, catalogue ISA the original's with ``_zfinx`` for ``f``
@@ -37,6 +47,8 @@ that the committed files are current.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import re
 import sys
 import tomllib
@@ -60,11 +72,15 @@ ABI_X = {"zero": 0, "ra": 1, "sp": 2, "gp": 3, "tp": 4, "t0": 5, "t1": 6, "t2": 
          "fp": 8, "s1": 9, **{f"a{i}": 10 + i for i in range(8)},
          **{f"s{i}": 16 + i for i in range(2, 12)}, **{f"t{i}": 25 + i for i in range(3, 7)},
          **{f"x{i}": i for i in range(32)}}
-X_NAME = {5: "t0", 6: "t1", 7: "t2", 8: "s0", 9: "s1", **{10 + i: f"a{i}" for i in range(8)},
+X_NAME = {1: "ra", 3: "gp", 4: "tp", 5: "t0", 6: "t1", 7: "t2", 8: "s0", 9: "s1",
+          **{10 + i: f"a{i}" for i in range(8)},
           **{16 + i: f"s{i}" for i in range(2, 12)}, **{25 + i: f"t{i}" for i in range(3, 7)}}
-# the order free x registers are taken in: caller-saved first
-POOL = (5, 6, 7, *range(28, 32), *range(10, 18), 8, 9, *range(18, 28))
-CALLEE_SAVED = frozenset((8, 9, *range(18, 28)))
+# the order free x registers are taken in: caller-saved first, then the callee-saved ones, gp
+# and tp (no kernel and no driver uses them), and ra (read by nothing but the ``ret``): an
+# entry saves and every ``ret`` restores those a map takes
+POOL = (5, 6, 7, *range(28, 32), *range(10, 18), 8, 9, *range(18, 28), 3, 4, 1)
+CALLEE_SAVED = frozenset((1, 3, 4, 8, 9, *range(18, 28)))
+FS = frozenset((8, 9, *range(18, 28)))       # fs0-fs11
 
 WORD = r"(?<![\w.\\]){}(?![\w.])"
 F_REG = re.compile(WORD.format(r"(f[ast]?\d+)"))
@@ -134,19 +150,21 @@ def rename_macros(text: str, suffix: str) -> str:
 
 
 Reg = tuple[str, int]                       # ("x" | "f", number)
-# live at a kernel's return: ra, sp, gp, tp (the s registers a map uses are saved by the entry
-# and restored before the return, so their callers' values are no constraint)
-EXIT_LIVE = frozenset(("x", r) for r in (1, 2, 3, 4))
+# live at a kernel's return: sp (the s registers, gp, tp and ra a map uses are saved by the
+# entry and restored before the return, so their callers' values are no constraint)
+EXIT_LIVE = frozenset({("x", 2)})
 
 
-def flow(src: str, text: str, isa: str) -> tuple[dict, dict, list[int]]:
+def flow(src: str, text: str, isa: str) -> tuple[dict, dict, list[int], dict]:
     """The f-register program of kernel file ``src`` as a control-flow graph: per instruction
-    address (registers read, registers written), successors, and the entry addresses.
+    address (registers read, registers written), successors, the entry addresses, and the
+    subroutine calls (address -> (subroutine, return address)).
 
     Edges: fall-through, branch and jump targets, a hardware loop's last body instruction back
-    to its first, and ``jalr x0, r`` to the instruction after every ``jal`` / ``jalr`` that
-    links in ``r`` (the element-wise split subroutines return with ``jr t6``), plus the exit
-    (``EXIT_LIVE``) when ``r`` is ra."""
+    to its first.  A ``jal r`` with a link register (the split and math subroutines, called with
+    ``jal t6`` / ``jal t5``) goes on at its return address, the subroutine summarised
+    (``liveness``); a ``jalr x0, r`` returns from the subroutine it ends, or, with ``r`` ra,
+    from the kernel (``EXIT_LIVE``)."""
     prog = assemble(text, filename=src, family=isa, include_dirs=[HERE])
     table = load_isa(isa)
     insns: dict[int, tuple[set, set, object]] = {}
@@ -171,28 +189,36 @@ def flow(src: str, text: str, isa: str) -> tuple[dict, dict, list[int]]:
                     writes.add(reg)
                 if f.role == "src" or name in d.base.reads:
                     reads.add(reg)
+            if d.base.name == "jalr" and d.base_values.get("rs1") == 1:
+                reads.discard(("x", 1))    # ret: ra is restored right before it (save_restore)
             if d.base.name == "fsw" and d.base_values.get("rs1") == 2:
                 # the caller's fs registers: a core without f registers has none to keep, so
                 # saving them is no use of a value (the store stays, harmless)
-                reads -= {("f", r) for r in CALLEE_SAVED}
+                reads -= {("f", r) for r in FS}
             insns[pc] = (reads, writes, d)
             order.append(pc)
             pc += d.length
     succ: dict[int, set] = {pc: set() for pc in order}
-    links: dict[int, list[int]] = {}
+    calls: dict[int, tuple[int, int]] = {}
     for i, pc in enumerate(order):
         d = insns[pc][2]
         name, v = d.base.name, d.base_values
         nxt = order[i + 1] if i + 1 < len(order) else None
         target = next((pc + v[n] for n, f in d.base.fields.items() if f.kind == "pcrel"), None)
         if name == "jal":
-            succ[pc].add(target)
             if v.get("rd", 0):
-                links.setdefault(v["rd"], []).append(nxt)
+                if nxt is None:
+                    raise ZfinxError(f"{src}: a call at {pc:#x} with nothing after it")
+                calls[pc] = (target, nxt)
+                succ[pc].add(nxt)
+            else:
+                succ[pc].add(target)
             continue
         if name == "jalr":
             if v.get("rd", 0):
                 raise ZfinxError(f"{src}: an indirect call at {pc:#x}")
+            if v["rs1"] == 1:
+                succ[pc].add(None)
             continue
         if name in ("lp.setup", "lp.setupi", "lp.endi"):
             start = nxt if name != "lp.endi" else None
@@ -204,91 +230,354 @@ def flow(src: str, text: str, isa: str) -> tuple[dict, dict, list[int]]:
             succ[pc].add(nxt)
         if target is not None and not name.startswith("lp."):
             succ[pc].add(target)
-    for pc in order:
-        d = insns[pc][2]
-        if d.base.name == "jalr":
-            link = d.base_values["rs1"]
-            succ[pc] |= {r for r in links.get(link, ()) if r is not None}
-            if link == 1:
-                succ[pc].add(None)
+    for sub in {t for t, _ in calls.values()}:     # each subroutine's returns
+        for pc in body(sub, succ, calls):
+            d = insns[pc][2]
+            if d.base.name == "jalr" and d.base_values["rs1"] != 1:
+                succ[pc].add(("sub", sub))
     entries = [s.value for s in prog.symbols.values() if s.binding == "global"]
-    return insns, succ, entries
+    return insns, succ, entries, calls
 
 
-def interference(src: str, text: str, isa: str) -> dict[Reg, set[Reg]]:
-    """Which registers hold values at the same time as which (liveness on ``flow``)."""
-    insns, succ, entries = flow(src, text, isa)
+def body(start: int, succ: dict, calls: dict) -> set[int]:
+    """The instructions of the code at ``start`` up to its returns (calls in it stepped
+    over)."""
+    seen, todo = set(), [start]
+    while todo:
+        pc = todo.pop()
+        if pc in seen or not isinstance(pc, int):
+            continue
+        seen.add(pc)
+        todo += [s for s in succ[pc] if isinstance(s, int)]
+    return seen
+
+
+def subroutine_writes(insns: dict, succ: dict, calls: dict) -> dict[int, frozenset]:
+    """Every register each subroutine may write, its own calls' (and link registers) included."""
+    own = {t: body(t, succ, calls) for t, _ in calls.values()}
+    out = {t: frozenset() for t in own}
+    changed = True
+    while changed:
+        changed = False
+        for t, pcs in own.items():
+            w = set()
+            for pc in pcs:
+                w |= insns[pc][1]
+                if pc in calls:
+                    w |= out[calls[pc][0]]
+            if frozenset(w) != out[t]:
+                out[t], changed = frozenset(w), True
+    return out
+
+
+def liveness(insns: dict, succ: dict, calls: dict) -> tuple[dict, dict, dict]:
+    """(live-in per instruction, live-out per instruction, writes per instruction), with a
+    call summarised as the instruction writing everything its subroutine may write: live across
+    it are the values live after it that the subroutine leaves alone, and, into it, what the
+    subroutine reads first.  A subroutine's returns have live-out what its callers use of the
+    registers it writes, so values live across one call site do not meet those of another."""
+    writes_sub = subroutine_writes(insns, succ, calls)
+    writes = {pc: (insns[pc][1] | writes_sub[calls[pc][0]]) if pc in calls else insns[pc][1]
+              for pc in insns}
     live_in: dict[int, frozenset] = {pc: frozenset() for pc in insns}
+    exit_live: dict[int, frozenset] = {t: frozenset() for t in writes_sub}
+
+    def out_of(pc: int) -> frozenset:
+        out: set = set()
+        for s in succ[pc]:
+            out |= (EXIT_LIVE if s is None else exit_live[s[1]] if isinstance(s, tuple)
+                    else live_in[s])
+        return frozenset(out)
     changed = True
     while changed:
         changed = False
         for pc in reversed(list(insns)):
-            out = live_out(pc, succ, live_in)
-            reads, writes, _ = insns[pc]
-            new = frozenset(reads | (out - writes))
+            out = out_of(pc)
+            if pc in calls:
+                t = calls[pc][0]
+                ex = exit_live[t] | (out & writes_sub[t])
+                if ex != exit_live[t]:
+                    exit_live[t], changed = ex, True
+                new = live_in[t] | (out - writes_sub[t])
+            else:
+                new = frozenset(insns[pc][0] | (out - writes[pc]))
             if new != live_in[pc]:
                 live_in[pc], changed = new, True
-    edges: dict[Reg, set[Reg]] = {}
-
-    def clash(a: Reg, b: Reg) -> None:
-        if a != b:
-            edges.setdefault(a, set()).add(b)
-            edges.setdefault(b, set()).add(a)
-    for pc, (_, writes, _) in insns.items():
-        for w in writes:
-            for r in live_out(pc, succ, live_in) | writes:
-                clash(w, r)
-    for e in entries:
-        for a in live_in.get(e, ()):
-            for b in live_in[e]:
-                clash(a, b)
-    return edges
+    return live_in, {pc: out_of(pc) for pc in insns}, writes
 
 
-def live_out(pc: int, succ: dict, live_in: dict) -> frozenset:
-    out: set = set()
-    for s in succ[pc]:
-        out |= EXIT_LIVE if s is None else live_in[s]
-    return frozenset(out)
+MARK = "zfx_line_{}"
+BLOCK_OPEN = re.compile(r"^\s*\.(macro|rept|irp|irpc)\b")
+BLOCK_CLOSE = re.compile(r"^\s*\.(endm|endr)\b")
 
 
-def register_map(src: str, text: str, isa: str) -> dict[int, int]:
-    """f register number -> x register number, caller-saved first: an x register that holds
-    no value while the f register does (nor does another f register mapped to it)."""
-    edges = interference(src, text, isa)
-    fregs = sorted({r for r in edges if r[0] == "f"} |
-                   {("f", ABI_F[r]) for r in F_REG.findall(code_only(inline(text)))})
-    fregs.sort(key=lambda r: -len(edges.get(r, ())))
-    out: dict[int, int] = {}
-    for f in fregs:
-        clashes = edges.get(f, set())
-        for x in POOL:
-            if ("x", x) in clashes or any(out[g[1]] == x for g in clashes if g[0] == "f"
-                                          and g[1] in out):
-                continue
-            out[f[1]] = x
-            break
-        else:
-            raise ZfinxError(f"no free x register for f{f[1]}")
+def top_level_lines(text: str) -> list[int]:
+    """The indices of the lines of ``text`` outside macro definitions and repeat blocks (the
+    lines the rewrite can tell apart by address)."""
+    out, depth = [], 0
+    for i, line in enumerate(text.split("\n")):
+        code = code_only(line)
+        if BLOCK_OPEN.match(code):
+            depth += 1
+        elif BLOCK_CLOSE.match(code):
+            depth -= 1
+        elif depth == 0:
+            out.append(i)
     return out
 
 
-def save_restore(text: str, entries: list[str], saved: list[int]) -> str:
-    """Every entry saves the callee-saved x registers in ``saved``; every ``ret`` restores."""
-    if not saved:
-        return text
+def marked(text: str) -> str:
+    """``text`` with a local label ``zfx_line_<i>`` before each top-level line ``i``."""
+    lines = text.split("\n")
+    for i in reversed(top_level_lines(text)):
+        lines.insert(i, MARK.format(i) + ":")
+    return "\n".join(lines)
+
+
+Node = tuple[int, int] | Reg          # (region, f register) or an x register ("x", n)
+
+
+@dataclasses.dataclass
+class Allocation:
+    """The register maps of a kernel file: per top-level line its region (a routine: the
+    entries whose first instruction it holds, with the code only they reach; region 0: the
+    subroutines and the code several routines share), per region f register -> x register,
+    and the entries left out (too many values live at once in their routine) with the count."""
+    line_region: dict[int, int]
+    maps: dict[int, dict[int, int]]
+    dropped: dict[str, int]
+    entry_region: dict[str, int]
+    ret_entries: dict[int, set[str]]        # line -> the entries whose ``ret`` is on it
+    shared_fregs: dict[str, set[int]]       # entry -> the f registers of region 0 it runs
+
+
+def allocate(src: str, text: str, isa: str) -> Allocation:
+    """Per-routine register maps of ``text`` (already ``inline``d).
+
+    Each routine's f registers get their own x registers; a value that crosses into or out of
+    region 0 (a subroutine's arguments and results, the values live where a routine jumps into
+    shared code) takes the same register on both sides, and a value live across a call avoids
+    every register the subroutine writes (``liveness``).  A routine whose values do not fit in
+    the x registers is left out (its lines dropped), the rest allocated again."""
+    code = marked(text)
+    prog = assemble(code, filename=src, family=isa, include_dirs=[HERE])
+    insns, succ, entry_pcs, calls = flow(src, code, isa)
+    live_in, live_out, writes = liveness(insns, succ, calls)
+    marks = sorted((s.value, int(n.removeprefix("zfx_line_"))) for n, s in prog.symbols.items()
+                   if n.startswith("zfx_line_"))
+    addrs = [m[0] for m in marks]
+
+    def line(pc: int) -> int:
+        return marks[bisect.bisect_right(addrs, pc) - 1][1]
+    names = {s.value: n for n, s in prog.symbols.items() if s.binding == "global"}
+    region: dict[int, int] = {}                  # line -> region
+    entry_region: dict[str, int] = {}
+    for pc in sorted(entry_pcs):
+        ln = line(pc)
+        region.setdefault(ln, len({*region.values()}) + 1)
+        entry_region[names[pc]] = region[ln]
+    reached: dict[int, set[int]] = {}
+    for pc in entry_pcs:
+        for q in body(pc, succ, calls):
+            reached.setdefault(line(q), set()).add(region[line(pc)])
+    for pc in insns:
+        ln = line(pc)
+        if ln not in region:
+            r = reached.get(ln, set())
+            region[ln] = next(iter(r)) if len(r) == 1 else 0
+    reg_of = {pc: region[line(pc)] for pc in insns}
+
+    tie: dict[Node, Node] = {}
+
+    def find(n: Node) -> Node:
+        while tie.get(n, n) != n:
+            n = tie[n]
+        return n
+
+    def join(r1: int, r2: int, fregs) -> None:
+        for f in fregs:
+            if f[0] == "f" and r1 != r2:
+                a, b = find((r1, f[1])), find((r2, f[1]))
+                if a != b:
+                    tie[max(a, b)] = min(a, b)
+    for pc in insns:
+        for q in succ[pc]:
+            if isinstance(q, int):
+                join(reg_of[pc], reg_of[q], live_in[q])
+        if pc in calls:
+            t = calls[pc][0]
+            join(reg_of[pc], reg_of[t], live_in[t] | writes[pc] & live_out[pc])
+
+    def node(r: int, reg: Reg) -> Node:
+        return find((r, reg[1])) if reg[0] == "f" else reg
+    edges: dict[Node, set[Node]] = {}
+    owner: dict[Node, int] = {}
+
+    def clash(a: Node, b: Node) -> None:
+        if a != b:
+            edges.setdefault(a, set()).add(b)
+            edges.setdefault(b, set()).add(a)
+    for pc in insns:
+        r = reg_of[pc]
+        sub = reg_of[calls[pc][0]] if pc in calls else r
+        for reg in insns[pc][0] | insns[pc][1]:
+            if reg[0] == "f":
+                owner.setdefault(node(r, reg), r)
+        out = {node(r, v) for v in live_out[pc]}
+        wr = {node(sub if pc in calls and w not in insns[pc][1] else r, w) for w in writes[pc]}
+        for w in wr:
+            for v in out | wr:
+                clash(w, v)
+    for pc in entry_pcs:
+        live = [node(reg_of[pc], v) for v in live_in[pc]]
+        for a in live:
+            for b in live:
+                clash(a, b)
+    dropped: dict[str, int] = {}
+    while True:
+        try:
+            colour = colouring(edges, owner, {r for e, r in entry_region.items()
+                                              if e in dropped})
+            break
+        except Unallocatable as e:
+            if e.region == 0:
+                raise ZfinxError(f"no free x register in the shared code for f{e.freg}") from None
+            pressure = max(len({node(reg_of[pc], v) for v in live_out[pc] | insns[pc][1]
+                                if v not in EXIT_LIVE})
+                           for pc in insns if reg_of[pc] == e.region)
+            dropped.update({n: pressure for n, r in entry_region.items() if r == e.region})
+    maps: dict[int, dict[int, int]] = {}
+    for r in {*region.values()}:
+        maps[r] = {f: colour[find((r, f))] for f in range(32) if find((r, f)) in colour}
+    gone = {entry_region[n] for n in dropped}
+    rets: dict[int, set[str]] = {}
+    shared: dict[str, set[int]] = {}
+    for pc in entry_pcs:
+        for q in body(pc, succ, calls):
+            d = insns[q][2]
+            if d.base.name == "jalr" and d.base_values["rs1"] == 1:
+                rets.setdefault(line(q), set()).add(names[pc])
+        todo, seen = [pc], set()
+        while todo:                                 # everything it runs, subroutines included
+            q = todo.pop()
+            if q in seen:
+                continue
+            seen.add(q)
+            todo += [*body(q, succ, calls), *([calls[q][0]] if q in calls else [])]
+        shared[names[pc]] = {r[1] for q in seen if reg_of[q] == 0
+                              for r in insns[q][0] | insns[q][1] if r[0] == "f"}
+    return Allocation({ln: r for ln, r in region.items()},
+                      {r: m for r, m in maps.items() if r not in gone}, dropped, entry_region,
+                      rets, shared)
+
+
+class Unallocatable(Exception):
+    def __init__(self, region: int, freg: int):
+        self.region, self.freg = region, freg
+
+
+def colouring(edges: dict, owner: dict, dropped: set[int]) -> dict[Node, int]:
+    """f nodes -> x registers, caller-saved registers first: greedy in order of degree, else
+    in smallest-last order (each node coloured after the ones it was the least tied to)."""
+    nodes = [n for n in owner if owner[n] not in dropped]
+    by_degree = sorted(nodes, key=lambda n: (-len(edges.get(n, ())), n))
+    try:
+        return greedy(by_degree, edges, owner, dropped)
+    except Unallocatable:
+        left, order = set(nodes), []
+        while left:
+            n = min(left, key=lambda n: (len([c for c in edges.get(n, ()) if c[0] == "x"
+                                             or c in left]), n))
+            left.remove(n)
+            order.append(n)
+        return greedy(order[::-1], edges, owner, dropped)
+
+
+def greedy(nodes: list, edges: dict, owner: dict, dropped: set[int]) -> dict[Node, int]:
+    out: dict[Node, int] = {}
+    for n in nodes:
+        taken = {c[1] if c[0] == "x" else out.get(c) for c in edges.get(n, ())
+                 if c[0] == "x" or owner.get(c) not in dropped}
+        x = next((x for x in POOL if x not in taken), None)
+        if x is None:
+            raise Unallocatable(owner[n], n[1])
+        out[n] = x
+    return out
+
+
+def register_map(src: str, text: str, isa: str) -> dict[int, int]:
+    """f register number -> x register number of a file with one routine (``allocate``)."""
+    maps = allocate(src, inline(text), isa).maps
+    return {f: x for m in maps.values() for f, x in m.items()}
+
+
+def frame_code(saved: list[int]) -> tuple[str, str, int]:
+    """(save, restore, frame bytes) of the callee-saved x registers ``saved``."""
     frame = (4 * len(saved) + 15) // 16 * 16
     regs = [X_NAME[r] for r in saved]
     save = "".join(f"    sw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
     load = "".join(f"    lw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
-    for e in entries:
-        text, n = re.subn(rf"(?m)^{e}:\n", f"{e}:\n    addi sp, sp, -{frame}\n{save}", text)
-        if n != 1:
-            raise ZfinxError(f"entry {e}: {n} labels")
+    return save, load, frame
+
+
+def with_restore(text: str, saved: list[int]) -> str:
+    """``text`` with every ``ret`` restoring ``saved`` and popping their frame, and every entry
+    label of a macro (``\\p:`` where it declares ``.globl \\p``) saving them."""
+    if not saved:
+        return text
+    save, load, frame = frame_code(saved)
+    for p in ENTRY_PARAM.findall(text):
+        text = re.sub(rf"(?m)^\\{p}:\n", lambda m: f"{m.group(0)}    addi sp, sp, "
+                      f"-{frame}\n{save}", text)
+
     def restore(m: re.Match) -> str:
         label = m.group(1).strip()
         return (f"{label}\n" if label else "") + f"{load}    addi sp, sp, {frame}\n    ret"
-    return re.sub(r"(?m)^\s*((?:[\w.\\@]+:)?)\s*ret\b", restore, text)
+    return RET.sub(restore, text)
+
+
+def with_save(text: str, entry: str, saved: list[int]) -> str:
+    """``text`` with the top-level label of ``entry`` (if there is one) saving ``saved``."""
+    if not saved:
+        return text
+    save, _, frame = frame_code(saved)
+    text, n = re.subn(rf"(?m)^{re.escape(entry)}:\n",
+                      lambda m: f"{m.group(0)}    addi sp, sp, -{frame}\n{save}", text)
+    if n > 1:
+        raise ZfinxError(f"entry {entry}: {n} labels")
+    return text
+
+
+def save_sets(alloc: Allocation, kept: list[str]) -> tuple[dict, dict, dict]:
+    """The callee-saved x registers each entry saves (those its routine's map and the shared
+    code's take; entries that return through the same ``ret`` line, or through any in the
+    shared code, save one set), the set each line with a ``ret`` restores, and the set each
+    region's macro copies restore."""
+    group = {e: e for e in kept}
+
+    def find(e: str) -> str:
+        while group[e] != e:
+            e = group[e]
+        return e
+    shared_rets = set().union(*(es for ln, es in alloc.ret_entries.items()
+                                if alloc.line_region.get(ln) == 0))
+    for es in [*alloc.ret_entries.values(), shared_rets,
+               *({e for e in kept if alloc.entry_region[e] == r} for r in alloc.maps)]:
+        es = sorted(e for e in es if e in group)
+        for e in es[1:]:
+            group[find(e)] = find(es[0])
+    sets: dict[str, set[int]] = {}
+    for e in kept:
+        shared = {alloc.maps[0][f] for f in alloc.shared_fregs[e] if f in alloc.maps.get(0, {})}
+        sets.setdefault(find(e), set()).update(
+            (set(alloc.maps[alloc.entry_region[e]].values()) | shared) & CALLEE_SAVED)
+    per_entry = {e: sorted(sets[find(e)]) for e in kept}
+    per_line = {ln: per_entry[min(es & set(kept))] for ln, es in alloc.ret_entries.items()
+                if es & set(kept)}
+    per_region = {alloc.entry_region[e]: s for e, s in per_entry.items()}
+    if shared_rets & set(kept):
+        per_region[0] = per_entry[min(shared_rets & set(kept))]
+    return per_entry, per_line, per_region
 
 
 def rename_symbols(text: str, symbols: list[str]) -> str:
@@ -314,22 +603,175 @@ def rename_symbols_code(code: str, names: re.Pattern) -> str:
     return code[:keep] + names.sub(lambda m: m.group(1) + SUFFIX, code[keep:])
 
 
-def rewrite(src: str, text: str, entries: list[str], isa: str) -> str:
-    """The zfinx form of kernel file ``src`` (text ``text``, global entries ``entries``,
-    written for ``isa``)."""
+ENTRY_PARAM = re.compile(r"(?m)^\s*\.globl\s+\\(\w+)")
+RET = re.compile(r"(?m)^\s*((?:[\w.\\@]+:)?)\s*ret\b")
+
+
+# instructions a sunk FP load may move past: operands are registers or imm(reg), the first one
+# written (and, for the accumulating forms, read), no store, no control flow
+PASSABLE = re.compile(r"(vf\w*|fmadd|fmsub|fnmadd|fnmsub|fadd|fsub|fmul|fmin|fmax|fcvt|fmv|"
+                      r"fsgnj|flw|flh|addi|add|sub|mv|andi|slli|srli|srai|p\.ror|lhu|lh|lw|li|"
+                      r"xor|and|or)(\.[\w.]+)?$")
+SINKABLE = re.compile(r"^(\s+)(flw|flh)\s+(f[ast]?\d+),\s*(-?\d+)\((\w+)\)\s*$")
+INSN = re.compile(r"^\s+([a-z][\w.]*)\s+(.*?)\s*$")
+
+
+def sink_loads(text: str) -> str:
+    """``text`` with each FP load (``flw`` / ``flh`` at imm(reg), alone on a top-level line)
+    moved down its straight-line block to one instruction before its value's first use, past
+    pointer bumps of its base (``addi b, b, k``: the offset becomes imm - k).  The loads of a
+    register-blocked loop body come first and the arithmetic after them (no load-use stall),
+    which holds every loaded value at once; sunk, each is live for two instructions.  Used
+    where a routine's values do not fit the x registers otherwise (``outputs``)."""
+    lines = text.split("\n")
+    top = set(top_level_lines(text))
+    i = len(lines) - 1
+    while i >= 0:
+        m = SINKABLE.match(code_only(lines[i])) if i in top else None
+        if m:
+            indent, op, reg, imm, base = m.groups()
+            offset = {i + 1: int(imm)}         # the load's offset placed before line j
+            j = i + 1
+            while j < len(lines) and j in top:
+                ins = INSN.match(code_only(lines[j]))
+                if not ins or not PASSABLE.match(ins.group(1)):
+                    break
+                regs = re.findall(r"[\w.]+", ins.group(2))
+                if reg in regs:
+                    j = max(i + 1, j - 1)
+                    break
+                offset[j + 1] = offset[j]
+                if regs and regs[0] == base:
+                    bump = re.fullmatch(rf"{base},\s*{base},\s*(-?\d+)", ins.group(2))
+                    if ins.group(1) != "addi" or not bump:
+                        break
+                    offset[j + 1] -= int(bump.group(1))
+                j += 1
+            if j > i + 1:
+                lines.insert(j, f"{indent}{op} {reg}, {offset[j]}({base})")
+                del lines[i]
+        i -= 1
+    return "\n".join(lines)
+
+
+def fp_macros(text: str) -> dict[str, tuple[int, int]]:
+    """The macros of ``text`` that name f registers or FP moves, declare an entry (``.globl
+    \\p``), return (``ret``: the routine's restore) or expand one that does: name -> (first
+    line, last line) of the definition (they are copied per routine)."""
+    lines = text.split("\n")
+    defs: dict[str, tuple[int, int]] = {}
+    start = None
+    for i, line in enumerate(lines):
+        m = re.match(r"\s*\.macro\s+(\w+)", line)
+        if m:
+            start, name = i, m.group(1)
+        elif start is not None and re.match(r"\s*\.endm\b", line):
+            defs[name] = (start, i)
+            start = None
+    bodies = {n: code_only("\n".join(lines[a:b + 1])) for n, (a, b) in defs.items()}
+    fp = {n for n, t in bodies.items()
+          if uses_fp_registers(t) or ENTRY_PARAM.search(t) or RET.search(t)}
+    grown = True
+    while grown:
+        more = {n for n, t in bodies.items() if n not in fp and invoked(t, fp)}
+        fp |= more
+        grown = bool(more)
+    return {n: defs[n] for n in fp}
+
+
+def invoked(code: str, names) -> set[str]:
+    return {n for n in names if re.search(WORD.format(n), code)}
+
+
+def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dict[str, int]]:
+    """The zfinx form of kernel file ``src`` (text ``text``, written for ``isa``; its FP loads
+    sunk to their uses with ``sink``), and the entries left out (name -> values live at once
+    in their routine)."""
     stem = src.removesuffix(".s")
-    regs = register_map(src, text, isa)
     body = rename_macros(inline(text), f"{stem}_x")
-    body = F_REG.sub(lambda m: X_NAME[regs[ABI_F[m.group(1)]]], body)
+    if sink:
+        body = sink_loads(body)
+    alloc = allocate(src, body, isa)
+    if not alloc.maps or all(e in alloc.dropped for e in alloc.entry_region):
+        raise ZfinxError("every routine: " + ", ".join(f"{e} {n}" for e, n in
+                                                       alloc.dropped.items()) +
+                         " values live at once")
+    lines = body.split("\n")
+    macros = fp_macros(body)
+
+    def mapped(code: str, r: int) -> str:
+        regs = alloc.maps[r]
+        code = F_REG.sub(lambda m: X_NAME[regs[ABI_F[m.group(1)]]], code)
+        return re.sub(WORD.format("(" + "|".join(macros) + ")"), rf"\g<1>{r}", code) \
+            if macros else code
+    uses: dict[int, set[str]] = {}               # region -> the FP macros its lines expand
+    for ln, r in alloc.line_region.items():
+        if r in alloc.maps:
+            uses.setdefault(r, set()).update(invoked(code_only(lines[ln]), macros))
+    for names in uses.values():
+        grown = True
+        while grown:
+            more = {m for n in names for m in
+                    invoked(code_only("\n".join(lines[macros[n][0]:macros[n][1] + 1])),
+                            macros)} - names
+            names |= more
+            grown = bool(more)
+    kept = sorted(e for e in alloc.entry_region if e not in alloc.dropped)
+    per_entry, per_line, per_region = save_sets(alloc, kept)
+    out: list[str] = []
+    starts = {a: (n, b) for n, (a, b) in macros.items()}
+    i = 0
+    while i < len(lines):
+        if i in starts:
+            name, end = starts[i]
+            definition = "\n".join(lines[i:end + 1])
+            out += [with_restore(mapped(definition, r), per_region.get(r, []))
+                    for r in sorted(uses) if name in uses[r]]
+            i = end + 1
+            continue
+        r = alloc.line_region.get(i)
+        if r is None:
+            if RET.search(code_only(lines[i])):
+                raise ZfinxError(f"{src}: a ret outside every routine (line {i + 1})")
+            out.append(lines[i])
+        elif r in alloc.maps:
+            out.append(with_restore(mapped(lines[i], r), per_line.get(i, [])))
+        i += 1
+    body = "\n".join(out)
+    body = re.sub(r"(?m)^\s*\.globl\s+(\w+)\s*\n",
+                  lambda m: "" if m.group(1) in alloc.dropped else m.group(0), body)
     body = MOVE.sub(lambda m: MOVES[m.group(1)], body)
-    body = rename_symbols(body, entries)
-    saved = sorted({x for x in regs.values() if x in CALLEE_SAVED})
-    body = save_restore(body, [e + SUFFIX for e in entries], saved)
-    mapping = ", ".join(f"f{f}->{X_NAME[x]}" for f, x in sorted(regs.items()))
-    head = GENERATED.format(src=src) + f"# f registers: {mapping}\n"
-    if saved:
-        head += f"# saved by every entry: {', '.join(X_NAME[r] for r in saved)}\n"
-    return head + body
+    body = rename_symbols(body, kept)
+    for e in kept:
+        body = with_save(body, e + SUFFIX, per_entry[e])
+    head = GENERATED.format(src=src)
+    if sink:
+        head += "# FP loads sunk to one instruction before their first use (sink_loads)\n"
+    for r, regs in sorted(alloc.maps.items()):
+        if regs:
+            who = ", ".join(n for n in kept if alloc.entry_region[n] == r) or "shared code"
+            head += (f"# f registers of {who}: " +
+                     ", ".join(f"f{f}->{X_NAME[x]}" for f, x in sorted(regs.items())) + "\n")
+    for e in kept:
+        if per_entry[e]:
+            head += (f"# saved by {e}: " + ", ".join(X_NAME[r] for r in per_entry[e]) + "\n")
+    return head + body, alloc.dropped
+
+
+def best_rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
+    """``rewrite`` as written, or with the FP loads sunk where that leaves fewer routines out
+    (it reorders the loads of every routine of the file)."""
+    try:
+        plain = rewrite(src, text, isa)
+    except ZfinxError:
+        return rewrite(src, text, isa, sink=True)
+    if not plain[1]:
+        return plain
+    try:
+        sunk = rewrite(src, text, isa, sink=True)
+    except ZfinxError:
+        return plain
+    return sunk if len(sunk[1]) < len(plain[1]) else plain
 
 
 def zfinx_isa(isa: str) -> str:
@@ -365,17 +807,20 @@ def outputs() -> dict[Path, str]:
     skipped = []
     for src, specs in sources():
         text = (HERE / src).read_text()
-        symbols = re.findall(r"(?m)^\s*\.globl\s+(\w+)", text)
         fp = uses_fp_registers(inline(text))
         out = src.removesuffix(".s") + "_zfinx.s" if fp else src
+        dropped: dict[str, int] = {}
         if fp:
+            isa = max((spec.get("isa", "rv32imfc_xpulpv2") for spec in specs), key=len)
             try:
-                isa = max((spec.get("isa", "rv32imfc_xpulpv2") for spec in specs), key=len)
-                files[HERE / out] = rewrite(src, text, symbols, isa)
+                files[HERE / out], dropped = best_rewrite(src, text, isa)
             except ZfinxError as e:
                 skipped.append(f"#   {src}: {e}")
                 continue
+        skipped += [f"#   {src}: {e} ({n} values live at once)" for e, n in dropped.items()]
         for spec in specs:
+            if spec["entry"] in dropped:
+                continue
             x = dict(spec, name=spec["name"] + SUFFIX, file=out,
                      entry=spec["entry"] + SUFFIX if fp else spec["entry"],
                      isa=zfinx_isa(spec.get("isa", "rv32imfc_xpulpv2")))
@@ -385,8 +830,8 @@ def outputs() -> dict[Path, str]:
             entries += [f"{k} = {toml_value(v)}" for k, v in x.items()]
             entries.append("")
     if skipped:
-        entries[3:3] = ["# Not generated (more values live at once than x registers, counted over",
-                        "# the whole file):", *skipped, ""]
+        entries[3:3] = ["# Not generated (more values live at once than x registers in a routine",
+                        "# or in the code routines share):", *skipped, ""]
     files[CATALOGUE] = "\n".join(entries)
     return files
 

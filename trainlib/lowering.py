@@ -23,7 +23,7 @@ Calls name the kernels written for the separate f registers; a core whose ISA ke
 in the x registers (zfinx, the ``gvsoc-2022`` preset) calls each one's single-register-file
 variant instead (``trainlib.driver.core_kernel``, applied to every call of a run).
 ``unavailable(spec, isa)`` refuses, before any run, a step with a kernel that has no variant
-for the ISA's register-file model (depthwise, loss and pooling under zfinx).
+for the ISA's register-file model (the 16-bit depthwise kernels under zfinx).
 """
 
 from __future__ import annotations

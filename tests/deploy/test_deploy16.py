@@ -17,7 +17,7 @@ from isasim.machine import Machine
 from trainlib import cli, golden
 from trainlib.cli import rtol
 from trainlib.deploy import deploy, read_back, run_deployed
-from trainlib.errors import ModelError, NotAvailable
+from trainlib.errors import ModelError
 from trainlib.memplan import plan_memory
 from trainlib.model import Model
 from trainlib.train import train
@@ -163,14 +163,15 @@ def test_a_precision_the_isa_lacks_is_refused_before_any_run(tmp_path, capsys):
         deploy(Model.load(path), 1, config=load_config(str(toml)))
 
 
-def test_a_single_register_file_preset_is_refused_in_one_line(tmp_path, capsys):
-    path = mixed_model_file(tmp_path)
-    assert cli.main(["deploy", path, "-o", str(tmp_path / "x.elf"), "--config",
-                     "gvsoc-2022"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs f registers" in err
-    with pytest.raises(NotAvailable, match="single|f registers"):
-        deploy(Model.load(path), 1, config="gvsoc-2022")
+def test_mixed_model_deployed_under_a_single_register_file_equals_train(tmp_path):
+    """gvsoc-2022 (zfinx): every phase calls the kernels written for the x registers (the
+    16-bit depthwise, conversions, loss and SGD ones included); the program's losses and
+    parameters are those of ``trainlib train`` on the same preset."""
+    model = Model.load(mixed_model_file(tmp_path))
+    dep = deploy(model, 2, config="gvsoc-2022")
+    run = run_deployed(dep)
+    res = train(model, 2, config="gvsoc-2022")
+    assert_same_as_step_runs_16(run.losses, run.params, res, model)
 
 
 @pytest.mark.parametrize("path,memory", [(NET0_16, "l2"), (NET0_16, "auto"), (None, "tcdm")])
