@@ -15,8 +15,7 @@ Four tables:
    paper, arXiv 2305.19167: 1.72x);
 3. the same Conv2D step under each register-file model with the preset's timing: separate
    f registers, and the single register file (zfinx, FP values in the x registers: the
-   ``mmx_*`` / ``<k>_x`` kernels), and whether the default example net trains under each
-   (depthwise, loss and pooling have no single-register-file kernels);
+   ``mmx_*`` / ``<k>_x`` kernels), and whether the default example net trains under each;
 4. ``--loss-steps N``: the loss of the FP16 ResNet8-like model on the simulator, step by step,
    beside its FP16 golden model and the FP32 model's simulated loss.
 
