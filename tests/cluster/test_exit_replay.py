@@ -13,6 +13,7 @@ import pytest
 
 from isasim import runcontrol
 from isasim.machine import Machine
+from tests.debug.test_exits import SPIN_EXIT  # core 0 exits at E = 425, 1-7 spin in `j .`
 from toolchain.asm import assemble
 
 # each core adds its own TCDM words into a shared one (bank conflicts, stores), the cores meet
@@ -65,34 +66,12 @@ tohost: .word 0, 0
 fromhost: .word 0, 0
 """
 
-# core 0 writes tohost while cores 1-7 spin in `j .`, fetching past its cycle
-SPIN_EXIT = """
-    .text
-    .globl _start
-_start:
-    bnez a0, spin
-    li t3, 50
-1:  addi t3, t3, -1
-    bnez t3, 1b
-    la t0, tohost
-    li t1, 1
-    sw t1, 0(t0)
-    sw zero, 4(t0)
-spin: j spin
-    .data
-    .align 3
-    .globl tohost
-tohost: .word 0, 0
-fromhost: .word 0, 0
-"""
-
-
-# core 0 as in SPIN_EXIT; cores 1-7 count down 55 times (4 cycles each), then run {pad} nops
+# core 0 as in SPIN_EXIT; cores 1-7 count down 105 times (4 cycles each), then run {pad} nops
 # and sleep (wfi): with 0..7 nops, their wfi issues from 3 cycles before the writer's cycle E
 # (its clock after the exit store) to 4 after it
 COUNT_THEN_SLEEP = SPIN_EXIT.replace("spin: j spin", """2:  j 2b
 spin:
-    li t3, 55
+    li t3, 105
 3:  addi t3, t3, -1
     bnez t3, 3b
     {pad}
