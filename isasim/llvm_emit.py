@@ -112,11 +112,6 @@ def fast_fma(op: int, rm: int) -> bool:
     return O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7)
 
 
-def _f64_of_f32(b: ir.IRBuilder, bits: ir.Value) -> ir.Value:
-    """``softfloat.widen_f32``: the binary32 pattern in the low 32 bits, widened."""
-    return b.fpext(b.bitcast(b.trunc(bits, I32), F32), F64)
-
-
 def _fast_operand(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
     """``softfloat.fast_operand``: not a subnormal binary32 pattern."""
     low = b.and_(b.sub(b.and_(x, _const(0x7FFFFFFF)), _const(1)), _const(M32))
@@ -125,13 +120,20 @@ def _fast_operand(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
 
 def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
              z: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
-    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same host operations in the same
-    order (so the same bits and flags): ``(decided, result, fflags)``.
+    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same bits and flags:
+    ``(decided, result, fflags)``.
 
-    Operands as ``fma_family_fast`` forms them; ``softfloat.fma_fast_rne``: the exact product
-    and its sum with z in float64, the sum's error by TwoSum, round to odd when inexact, one
-    conversion to binary32; declined (not decided) when an operand is subnormal or the sum is
-    not zero and not in ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).
+    Operands as ``fma_family_fast`` forms them.  ``softfloat.fma_fast_rne`` forms the exact
+    product and its sum with z in float64, the sum's error by TwoSum, rounds to odd when inexact
+    and converts once to binary32: the correctly rounded (nearest even) fused result.  Here the
+    result is the host's binary32 fused multiply-add (``llvm.fma.f32``, IEEE 754
+    fusedMultiplyAdd in the host's default round to nearest even), the same value, and short
+    (one operation) on the path from z to the result, which a multiply-accumulate loop carries
+    from pass to pass; the float64 sum and its TwoSum error (off that path) give the flags (NX
+    when the error is not zero or the sum is not the result) and the decision, as there:
+    declined when an operand is subnormal or the sum is not zero and not in
+    ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).  An exact zero sum is
+    the fused operation's zero too, sign included (+0 unless the product and z are both -0).
     ``tests/engine/test_translate_fma.py`` holds the two against each other bit for bit."""
     addsub = op in (O.OP_FADD_S, O.OP_FSUB_S)
     if op > O.OP_FNMADD_S:
@@ -140,32 +142,25 @@ def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
     if addsub:
         y = _const(0x3F800000)
     fast = b.and_(b.and_(_fast_operand(b, x), _fast_operand(b, y)), _fast_operand(b, z))
-    px, zz = _f64_of_f32(b, x), _f64_of_f32(b, z)
+    fx, fy, fz = (b.bitcast(b.trunc(v, I32), F32) for v in (x, y, z))
     if op in (O.OP_FNMSUB_S, O.OP_FNMADD_S):
-        px = b.fneg(px)
+        fx = b.fneg(fx)
     if op in (O.OP_FMSUB_S, O.OP_FNMADD_S, O.OP_FSUB_S):
-        zz = b.fneg(zz)
-    # softfloat.fma_fast_rne
-    p = b.fmul(px, _f64_of_f32(b, y))
+        fz = b.fneg(fz)
+    fused = b.fma(fx, fy, fz)
+    px, zz = b.fpext(fx, F64), b.fpext(fz, F64)
+    p = b.fmul(px, b.fpext(fy, F64))
     s = b.fadd(p, zz)
-    sb = b.bitcast(s, I64)
     zero = b.fcmp_ordered("==", s, ir.Constant(F64, 0.0))
-    av = b.bitcast(b.and_(sb, _const((1 << 63) - 1)), F64)
+    av = b.bitcast(b.and_(b.bitcast(s, I64), _const((1 << 63) - 1)), F64)
     in_range = b.and_(b.fcmp_ordered(">=", av, ir.Constant(F64, sf._FAST_MIN)),
                       b.fcmp_ordered("<", av, ir.Constant(F64, sf._FAST_MAX)))
     bb = b.fsub(s, p)
     t = b.fadd(b.fsub(p, b.fsub(s, bb)), b.fsub(zz, bb))
-    inexact = b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0))
-    below = b.zext(b.icmp_unsigned("!=", b.fcmp_ordered("<", t, ir.Constant(F64, 0.0)),
-                                   b.icmp_signed("<", sb, _const(0))), I64)
-    odd = b.select(inexact, b.bitcast(b.or_(b.sub(sb, below), _const(1)), F64), s)
-    narrow = b.fptrunc(odd, F32)
-    bits = b.zext(b.bitcast(narrow, I32), I64)
-    rounded = b.fcmp_unordered("!=", b.fpext(narrow, F64), odd)
-    flags = b.select(b.or_(inexact, rounded), _const(sf.NX), _const(0))
-    signed_zero = b.select(b.icmp_signed("<", sb, _const(0)), _const(sf._SIGN), _const(0))
-    return (b.and_(fast, b.or_(zero, in_range)), b.select(zero, signed_zero, bits),
-            b.select(zero, _const(0), flags))
+    inexact = b.or_(b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0)),
+                    b.fcmp_unordered("!=", b.fpext(fused, F64), s))
+    flags = b.select(inexact, _const(sf.NX), _const(0))
+    return (b.and_(fast, b.or_(zero, in_range)), b.zext(b.bitcast(fused, I32), I64), flags)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,14 +460,26 @@ class _Writer:
             latest = self.ready(sources[0])
             for r in sources[1:]:
                 latest = self.max(latest, self.ready(r))
-            issue = self.max(t, b.ashr(latest, _const(L.RDY_SHIFT)))
+            ready_at = b.ashr(latest, _const(L.RDY_SHIFT))
             why = b.and_(latest, _const(L.RDY_MASK))
-            with b.if_then(b.icmp_signed(">", issue, t), likely=False):
-                # past the stall, the rest of the run (one cycle an instruction) must end
-                # within the cycle limit; else the loop goes on from here
-                self.exit_if(b.icmp_signed(">", b.add(issue, _const(n - 1 - i)),
-                                           self.arg["max_cycles"]), before, t)
-                self.stall(s, why, b.sub(issue, t))
+            # issue = max(t, ready_at), as a branch (a stall is rare) so that the cycle's
+            # chain through the run is one add an instruction, which LLVM folds into one
+            # constant add a segment
+            stalled, issued = self.block(), self.block()
+            b.cbranch(b.icmp_signed(">", ready_at, t), stalled, issued).set_weights([1, 1000])
+            on_time = b.block
+            b.position_at_end(stalled)
+            # past the stall, the rest of the run (one cycle an instruction) must end within
+            # the cycle limit; else the loop goes on from here
+            self.exit_if(b.icmp_signed(">", b.add(ready_at, _const(n - 1 - i)),
+                                       self.arg["max_cycles"]), before, t)
+            self.stall(s, why, b.sub(ready_at, t))
+            late = b.block
+            b.branch(issued)
+            b.position_at_end(issued)
+            issue = b.phi(I64)
+            issue.add_incoming(t, on_time)
+            issue.add_incoming(ready_at, late)
         a, v2 = self.value(s1), self.value(s2)
         if op == O.OP_MEM:
             self.access(i, s, rec, issue, before)
