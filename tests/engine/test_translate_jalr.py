@@ -17,7 +17,7 @@ from isasim import layout as L
 from isasim import opcodes as O
 from isasim import translate as TX
 from isasim.machine import Machine
-from tests.engine.test_translate import assert_same, both
+from tests.engine.test_translate import EXIT, assert_same, both
 from toolchain.asm import assemble
 
 CALLS = """
@@ -39,9 +39,7 @@ next:
     jal ra, reader
     addi s0, s0, -1
     bnez s0, loop
-    li a7, 93
-    li a0, 0
-    ecall
+""" + EXIT + """
     .p2align 2
     c.nop
 leaf:
@@ -100,9 +98,7 @@ loop:
     jalr ra, 0(t1)
     addi s0, s0, -1
     bnez s0, loop
-    li a7, 93
-    li a0, 0
-    ecall
+""" + EXIT + """
     .p2align 2
 leaf:
     addi t0, t0, 1
