@@ -366,10 +366,13 @@ def bind_exit_table(getter: int, exits: np.ndarray) -> np.ndarray:
     once per IR text (``llvm_jit.load``), and the IR holds its exit table's digest: a program
     translated again uses the table its code was bound to, of the same content."""
     at = ctypes.CFUNCTYPE(ctypes.c_int64)(getter)()
-    if at not in _EXIT_TABLES:
-        _EXIT_TABLES[at] = exits
-        ctypes.c_int64.from_address(at).value = exits.ctypes.data
-    return _EXIT_TABLES[at]
+    pointer = ctypes.c_int64.from_address(at)
+    bound = _EXIT_TABLES.get(at)
+    # (code loaded anew, where earlier code was, starts with a null pointer)
+    if bound is None or pointer.value != bound.ctypes.data:
+        _EXIT_TABLES[at] = bound = exits
+        pointer.value = exits.ctypes.data
+    return bound
 
 
 def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
