@@ -9,7 +9,9 @@ live in SSA values through the whole run: each *segment* (from one entry to the 
 a head whose phis take them from the code before it or, entered from the engine, from memory.
 Results are stored as each instruction retires, as the loop does, so that every exit leaves the
 loop's state.  A taken branch, jump or hardware-loop back edge to the run's own start goes back
-to the first head: a loop body runs in one call.
+to the first head: a loop body runs in one call.  A ``jalr`` (a return, an indirect call or
+jump) leaves with its computed target written into its exit's row of the exit table, which the
+module points to (``exit_table``, set by ``translate.bind_exit_table``).
 
 The IR is written directly (no numba typing): a 1,800-instruction program is a few tens of
 milliseconds of Python here and a few hundred of LLVM (``isasim.llvm_jit``).  The ALU and
@@ -22,6 +24,7 @@ compiled function through ``translate.HELPERS``.
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import textwrap
 
@@ -43,6 +46,10 @@ I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
 F32, F64 = ir.FloatType(), ir.DoubleType()
 I64P = I64.as_pointer()
 M32 = 0xFFFFFFFF
+
+
+# the module's pointer to its exit table, and the function that gives the pointer's address
+EXIT_TABLE, EXIT_TABLE_AT = "exit_table", "exit_table_at"
 
 
 def function_name(rid: int) -> str:
@@ -112,27 +119,33 @@ def fast_fma(op: int, rm: int) -> bool:
     return O.OP_FMADD_S <= op <= O.OP_FMUL_S and rm in (0, 7)
 
 
-def _f64_of_f32(b: ir.IRBuilder, bits: ir.Value) -> ir.Value:
-    """``softfloat.widen_f32``: the binary32 pattern in the low 32 bits, widened."""
-    return b.fpext(b.bitcast(b.trunc(bits, I32), F32), F64)
-
-
 def _fast_operand(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
     """``softfloat.fast_operand``: not a subnormal binary32 pattern."""
     low = b.and_(b.sub(b.and_(x, _const(0x7FFFFFFF)), _const(1)), _const(M32))
     return b.icmp_signed(">=", low, _const(0x7FFFFF))
 
 
-def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
-             z: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
-    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same host operations in the same
-    order (so the same bits and flags): ``(decided, result, fflags)``.
+def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value, z: ir.Value,
+             accrued: ir.Value | None = None) -> tuple[ir.Value, ir.Value, ir.Value]:
+    """``semantics.fma_family_fast(op, x, y, z)`` in IR, the same bits and flags:
+    ``(decided, result, fflags)``.
 
-    Operands as ``fma_family_fast`` forms them; ``softfloat.fma_fast_rne``: the exact product
-    and its sum with z in float64, the sum's error by TwoSum, round to odd when inexact, one
-    conversion to binary32; declined (not decided) when an operand is subnormal or the sum is
-    not zero and not in ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).
-    ``tests/engine/test_translate_fma.py`` holds the two against each other bit for bit."""
+    Operands as ``fma_family_fast`` forms them.  ``softfloat.fma_fast_rne`` forms the exact
+    product and its sum with z in float64, the sum's error by TwoSum, rounds to odd when inexact
+    and converts once to binary32: the correctly rounded (nearest even) fused result.  Here the
+    result is the host's binary32 fused multiply-add (``llvm.fma.f32``, IEEE 754
+    fusedMultiplyAdd in the host's default round to nearest even), the same value, and short
+    (one operation) on the path from z to the result, which a multiply-accumulate loop carries
+    from pass to pass; the float64 sum and its TwoSum error (off that path) give the flags (NX
+    when the error is not zero or the sum is not the result) and the decision, as there:
+    declined when an operand is subnormal or the sum is not zero and not in
+    ``[2**-126, 2**128 - 2**103)`` (NaN and infinite operands included).  An exact zero sum is
+    the fused operation's zero too, sign included (+0 unless the product and z are both -0).
+    ``tests/engine/test_translate_fma.py`` holds the two against each other bit for bit.
+
+    ``accrued`` (i1, optional): NX is accrued already, the only flag these set; then the flags
+    are not worked out (0), which leaves fflags as they would (in a multiply-accumulate loop NX
+    is accrued from the first inexact sum on, and the flags' float64 work is skipped)."""
     addsub = op in (O.OP_FADD_S, O.OP_FSUB_S)
     if op > O.OP_FNMADD_S:
         # a plain product adds -0 (x + -0 = x for every x, including -0)
@@ -140,32 +153,39 @@ def fma_fast(b: ir.IRBuilder, op: int, x: ir.Value, y: ir.Value,
     if addsub:
         y = _const(0x3F800000)
     fast = b.and_(b.and_(_fast_operand(b, x), _fast_operand(b, y)), _fast_operand(b, z))
-    px, zz = _f64_of_f32(b, x), _f64_of_f32(b, z)
+    fx, fy, fz = (b.bitcast(b.trunc(v, I32), F32) for v in (x, y, z))
     if op in (O.OP_FNMSUB_S, O.OP_FNMADD_S):
-        px = b.fneg(px)
+        fx = b.fneg(fx)
     if op in (O.OP_FMSUB_S, O.OP_FNMADD_S, O.OP_FSUB_S):
-        zz = b.fneg(zz)
-    # softfloat.fma_fast_rne
-    p = b.fmul(px, _f64_of_f32(b, y))
+        fz = b.fneg(fz)
+    fused = b.fma(fx, fy, fz)
+    px, zz = b.fpext(fx, F64), b.fpext(fz, F64)
+    p = b.fmul(px, b.fpext(fy, F64))
     s = b.fadd(p, zz)
-    sb = b.bitcast(s, I64)
     zero = b.fcmp_ordered("==", s, ir.Constant(F64, 0.0))
-    av = b.bitcast(b.and_(sb, _const((1 << 63) - 1)), F64)
+    av = b.bitcast(b.and_(b.bitcast(s, I64), _const((1 << 63) - 1)), F64)
     in_range = b.and_(b.fcmp_ordered(">=", av, ir.Constant(F64, sf._FAST_MIN)),
                       b.fcmp_ordered("<", av, ir.Constant(F64, sf._FAST_MAX)))
+    before = b.block
+    if accrued is not None:
+        work = b.append_basic_block("fma_flags")
+        done = b.append_basic_block("fma_flags_done")
+        b.cbranch(accrued, done, work)
+        b.position_at_end(work)
     bb = b.fsub(s, p)
     t = b.fadd(b.fsub(p, b.fsub(s, bb)), b.fsub(zz, bb))
-    inexact = b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0))
-    below = b.zext(b.icmp_unsigned("!=", b.fcmp_ordered("<", t, ir.Constant(F64, 0.0)),
-                                   b.icmp_signed("<", sb, _const(0))), I64)
-    odd = b.select(inexact, b.bitcast(b.or_(b.sub(sb, below), _const(1)), F64), s)
-    narrow = b.fptrunc(odd, F32)
-    bits = b.zext(b.bitcast(narrow, I32), I64)
-    rounded = b.fcmp_unordered("!=", b.fpext(narrow, F64), odd)
-    flags = b.select(b.or_(inexact, rounded), _const(sf.NX), _const(0))
-    signed_zero = b.select(b.icmp_signed("<", sb, _const(0)), _const(sf._SIGN), _const(0))
-    return (b.and_(fast, b.or_(zero, in_range)), b.select(zero, signed_zero, bits),
-            b.select(zero, _const(0), flags))
+    inexact = b.or_(b.fcmp_unordered("!=", t, ir.Constant(F64, 0.0)),
+                    b.fcmp_unordered("!=", b.fpext(fused, F64), s))
+    flags = b.select(inexact, _const(sf.NX), _const(0))
+    if accrued is not None:
+        worked = b.block
+        b.branch(done)
+        b.position_at_end(done)
+        phi = b.phi(I64)
+        phi.add_incoming(_const(0), before)
+        phi.add_incoming(flags, worked)
+        flags = phi
+    return (b.and_(fast, b.or_(zero, in_range)), b.zext(b.bitcast(fused, I32), I64), flags)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,8 +196,18 @@ class _Shared:
     many instructions (a stall's accounting, the multiply-add fast path outside loop bodies),
     to keep the IR, and LLVM's time, small."""
 
-    def __init__(self, module: ir.Module) -> None:
-        self.module = module
+    def __init__(self, module: ir.Module, code: np.ndarray, slot_pc: list[int]) -> None:
+        self.module, self.code, self.slot_pc = module, code, slot_pc
+        # the exit table, which a jalr writes its computed target into (``translate``
+        # points it at the table when it loads the code: not internal, so LLVM does not take
+        # it for the null it starts as)
+        self.exit_table = ir.GlobalVariable(module, I64P, EXIT_TABLE)
+        self.exit_table.initializer = ir.Constant(I64P, None)
+        at = self._function(EXIT_TABLE_AT, I64, [])
+        at.linkage = ""
+        ir.IRBuilder(at.append_basic_block("entry")).ret(
+            ir.Constant.ptrtoint(self.exit_table, I64))
+        self._length_at: ir.Function | None = None
         self.stall = self._function("stall", ir.VoidType(), [I64P, I64P, I64, I64], "cold")
         cat, pcs, why, amount = self.stall.args
         b = ir.IRBuilder(self.stall.append_basic_block("entry"))
@@ -193,6 +223,25 @@ class _Shared:
         for a in ("nounwind", *attrs):
             fn.attributes.add(a)
         return fn
+
+    def length_at(self) -> ir.Function:
+        """``i64 length_at(pc)``: the length of the decoded instruction at ``pc`` (2 mod 4),
+        0 when none is (the loop then reads the memory there)."""
+        if self._length_at is None:
+            fn = self._function("length_at", I64, [I64])
+            b = ir.IRBuilder(fn.append_basic_block("entry"))
+            unknown = fn.append_basic_block("unknown")
+            switch = b.switch(fn.args[0], unknown)
+            for length in (2, 4):
+                block = fn.append_basic_block(f"length{length}")
+                ir.IRBuilder(block).ret(_const(length))
+                for s, pc in enumerate(self.slot_pc):
+                    if pc & 2 and int(self.code[s, L.F_LEN]) == length:
+                        switch.add_case(_const(pc), block)
+            b.position_at_end(unknown)
+            b.ret(_const(0))
+            self._length_at = fn
+        return self._length_at
 
     def fma(self, op: int) -> ir.Function:
         """``(decided, result, fflags)`` of ``fma_fast`` for operation ``op``."""
@@ -388,6 +437,9 @@ class _Writer:
             bail = b.or_(bail, b.and_(inside, b.icmp_signed("!=", self.ld("CS", count_at),
                                                             _const(0))))
         if any(op in TX.FP_OPS for op in ops):
+            # fflags, accrued by the run's FP operations (only the run writes it while it runs)
+            self.fflags = b.alloca(I64)
+            b.store(self.ld("CS", L.CS_FFLAGS), self.fflags)
             fs = b.and_(b.lshr(self.ld("CS", L.CS_MSTATUS), _const(13)), _const(3))
             bail = b.or_(bail, b.icmp_signed("==", fs, _const(0)))
             frm = self.ld("CS", L.CS_FRM)
@@ -424,13 +476,14 @@ class _Writer:
                                       if k != "access"})}
         # the segments: entered at their first instruction (by ``start``) or from the previous
         starts = [i for i, k in enumerate(kinds) if i == 0 or k == "access"]
-        first_reads = sorted({int(r[f]) for r in recs[:(starts + [n])[1]]
-                              for f in (L.F_S1, L.F_S2, L.F_S3)} - {0, L.R_ZERO})
-        self.heads = [_Head(self, str(i), first_reads if i == 0 else []) for i in starts]
+        ends = starts[1:] + [n]
+        self.heads = [_Head(self, str(i), sorted({int(r[f]) for r in recs[i:end]
+                                                  for f in (L.F_S1, L.F_S2, L.F_S3)}
+                                                 - {0, L.R_ZERO}) if i == 0 else [])
+                      for i, end in zip(starts, ends, strict=True)]
         b.switch(start, self.heads[0].pad).cases.extend(
             (_const(i), head.pad) for i, head in zip(starts[1:], self.heads[1:], strict=True))
-        for j, begin in enumerate(starts):
-            end = starts[j + 1] if j + 1 < len(starts) else n
+        for j, (begin, end) in enumerate(zip(starts, ends, strict=True)):
             self.heads[j].enter(self)
             for i in range(begin, end):
                 self.instruction(i, run.slots[i])
@@ -449,7 +502,7 @@ class _Writer:
         fell_through = self.run.exit_base + 2 * n
         last = i == n - 1
         back = None
-        if last and op in TX.BRANCH_OPS | {O.OP_JAL}:
+        if last and op in TX.BRANCH_OPS | {O.OP_JAL, O.OP_JALR}:
             # an active hardware loop ending at a branch or jump: the loop's business
             ends = [b.and_(b.icmp_signed("==", self.ld("CS", e), _const(pc)),
                            b.icmp_signed("!=", self.ld("CS", k), _const(0)))
@@ -457,6 +510,9 @@ class _Writer:
             self.exit_if(b.or_(*ends), before, t)
         elif last:
             back = self.back_edge_plan(pc, before, t)
+        if op == O.OP_JALR:
+            target, unaligned = self.jalr_target(self.value(s1), imm, before, t)
+            rdy1 = self.ready(s1) if s1 != 0 else None
         # scoreboard: the latest source delays the issue (a busy FPU cannot: the engine enters
         # translated code only when the FPU is free, and translated code does not occupy it)
         issue, why = t, _const(0)
@@ -465,14 +521,26 @@ class _Writer:
             latest = self.ready(sources[0])
             for r in sources[1:]:
                 latest = self.max(latest, self.ready(r))
-            issue = self.max(t, b.ashr(latest, _const(L.RDY_SHIFT)))
+            ready_at = b.ashr(latest, _const(L.RDY_SHIFT))
             why = b.and_(latest, _const(L.RDY_MASK))
-            with b.if_then(b.icmp_signed(">", issue, t), likely=False):
-                # past the stall, the rest of the run (one cycle an instruction) must end
-                # within the cycle limit; else the loop goes on from here
-                self.exit_if(b.icmp_signed(">", b.add(issue, _const(n - 1 - i)),
-                                           self.arg["max_cycles"]), before, t)
-                self.stall(s, why, b.sub(issue, t))
+            # issue = max(t, ready_at), as a branch (a stall is rare) so that the cycle's
+            # chain through the run is one add an instruction, which LLVM folds into one
+            # constant add a segment
+            stalled, issued = self.block(), self.block()
+            b.cbranch(b.icmp_signed(">", ready_at, t), stalled, issued).set_weights([1, 1000])
+            on_time = b.block
+            b.position_at_end(stalled)
+            # past the stall, the rest of the run (one cycle an instruction) must end within
+            # the cycle limit; else the loop goes on from here
+            self.exit_if(b.icmp_signed(">", b.add(ready_at, _const(n - 1 - i)),
+                                       self.arg["max_cycles"]), before, t)
+            self.stall(s, why, b.sub(ready_at, t))
+            late = b.block
+            b.branch(issued)
+            b.position_at_end(issued)
+            issue = b.phi(I64)
+            issue.add_incoming(t, on_time)
+            issue.add_incoming(ready_at, late)
         a, v2 = self.value(s1), self.value(s2)
         if op == O.OP_MEM:
             self.access(i, s, rec, issue, before)
@@ -491,6 +559,9 @@ class _Writer:
             self.count(s)
             self.taken(s, issue, L.K_JUMP_PEN, L.C_JUMP)
             return
+        elif op == O.OP_JALR:
+            self.jalr(i, s, rec, issue, target, unaligned, rdy1)
+            return
         elif op in TX.ALU_OPS:
             self.retire(wd, self.rl[cls], issue,
                         alu_result(b, op, a=a, b=v2, imm=_const(imm), pc=_const(pc)))
@@ -498,7 +569,9 @@ class _Writer:
             c3 = self.value(s3)
             if fast_fma(op, rm):
                 if self.loops_on_itself:
-                    done, result, flags = fma_fast(b, op, a, v2, c3)
+                    nx = b.icmp_signed("!=", b.and_(b.load(self.fflags), _const(sf.NX)),
+                                       _const(0))
+                    done, result, flags = fma_fast(b, op, a, v2, c3, nx)
                 else:
                     out = b.call(self.shared.fma(op), [a, v2, c3])
                     done, result, flags = (b.extract_value(out, k) for k in range(3))
@@ -509,8 +582,11 @@ class _Writer:
                                    _const(imm2), rmv if op in TX.FP_OPS else _const(0), self.out)
                 flags = b.load(self.out)
             if op in TX.FP_OPS:
-                at = self._at("CS", L.CS_FFLAGS)
-                b.store(b.or_(b.load(at), flags), at)
+                # (through a stack slot LLVM keeps in a register: no load of the last store
+                # on the path of every FP operation)
+                accrued = b.or_(b.load(self.fflags), flags)
+                b.store(accrued, self.fflags)
+                self.st("CS", L.CS_FFLAGS, accrued)
             self.retire(wd, self.rl[cls], issue, result)
         self.count(s)
         self.t = b.add(issue, _const(1))
@@ -612,14 +688,64 @@ class _Writer:
         tgt = int(self.code[s, L.F_TGT])
         if self.slot_pc[tgt] & 2 and int(self.code[tgt, L.F_LEN]) == 4:
             pen = self.b.add(pen, self.ld("CFG", L.K_UNALIGNED_TGT))
-        self.add_to("CAT", cat, pen)
-        self.count(s, L.PS_STALL + cat, pen)
-        t = self.b.add(self.b.add(issue, _const(1)), pen)
+        t = self.penalty(s, issue, pen, cat)
         exit_id = self.run.exit_base + 2 * self.n + 1
         if int(self.code[s, L.F_TGT]) == self.run.slots[0]:
             self.again(exit_id, t)
         else:
             self.leave(exit_id, t)
+
+    def penalty(self, s: int, issue: ir.Value, pen: ir.Value, cat: int) -> ir.Value:
+        """A jump's or taken branch's ``pen`` cycles of category ``cat`` (the core's and slot
+        s's), after its issue cycle: the cycle it goes on at."""
+        self.add_to("CAT", cat, pen)
+        self.count(s, L.PS_STALL + cat, pen)
+        return self.b.add(self.b.add(issue, _const(1)), pen)
+
+    def jalr_target(self, a: ir.Value, imm: int, before: int,
+                    t: ir.Value) -> tuple[ir.Value, ir.Value]:
+        """A jalr's target (``(rs1 + imm) & ~1``) and the unaligned-target cycle it costs (a
+        32-bit instruction at 2 mod 4, as ``unaligned_target_penalty``); a target at 2 mod 4
+        where no instruction is decoded is left to the loop (before the jalr: nothing of it
+        is done yet)."""
+        b = self.b
+        target = b.and_(b.add(a, _const(imm)), _const(0xFFFFFFFE))
+        odd = b.icmp_signed("!=", b.and_(target, _const(2)), _const(0))
+        length = b.select(odd, b.call(self.shared.length_at(), [target]), _const(2))
+        self.exit_if(b.icmp_signed("==", length, _const(0)), before, t)
+        unaligned = b.select(b.icmp_signed("==", length, _const(4)),
+                             self.ld("CFG", L.K_UNALIGNED_TGT), _const(0))
+        return target, unaligned
+
+    def jalr(self, i: int, s: int, rec: np.ndarray, issue: ir.Value, target: ir.Value,
+             unaligned: ir.Value, rdy1: ir.Value | None) -> None:
+        """``jalr`` (``ret``, an indirect call or jump) as the loop does it: the link, the
+        jump penalty, one cycle more when the previous instruction wrote rs1 (``rdy1``, its
+        scoreboard entry before the jalr: ready at the issue cycle; CV32E40P's jalr hazard,
+        counted in ``CS_JMP_STALL`` too) and the unaligned-target cycle; it leaves by the
+        taken exit with the target written into its row (by the fall-through exit when the
+        target is the next instruction: no new run of sequential execution then)."""
+        b = self.b
+        pc, ln = self.slot_pc[s], int(rec[L.F_LEN])
+        link = _const((pc + ln) & M32)
+        pen = b.add(self.ld("CFG", L.K_JUMP_PEN), unaligned)
+        if rdy1 is not None:
+            hazard = b.icmp_signed(">=", b.ashr(rdy1, _const(L.RDY_SHIFT)), issue)
+            extra = b.select(hazard, self.ld("CFG", L.K_JALR_DEP), _const(0))
+            self.add_to("CS", L.CS_JMP_STALL, extra)
+            pen = b.add(pen, extra)
+        self.retire(int(rec[L.F_WD]), self.rl[int(rec[L.F_CLS])], issue, link)
+        self.count(s)
+        t = self.penalty(s, issue, pen, L.C_JUMP)
+        onward, jumped = self.block(), self.block()
+        b.cbranch(b.icmp_signed("==", target, link), onward, jumped)
+        b.position_at_end(onward)
+        self.leave(self.run.exit_base + 2 * self.n, t)
+        b.position_at_end(jumped)
+        exit_id = self.run.exit_base + 2 * self.n + 1
+        table = b.load(self.shared.exit_table)
+        b.store(target, b.gep(table, [_const(exit_id * TX.EXIT_FIELDS)]))
+        self.leave(exit_id, t)
 
     def again(self, exit_id: int, t: ir.Value) -> None:
         """Back to the run's own start at cycle t, a new run of sequential execution in the
@@ -698,15 +824,22 @@ class _Writer:
         self.st("CS", L.CS_RUNS, b.add(k, _const(1)))
 
 
-def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run]) -> str:
-    """The IR text of a program's runs, ``run<rid>`` each."""
+def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run],
+              exits: np.ndarray) -> str:
+    """The IR text of a program's runs, ``run<rid>`` each, and of ``exit_table_at`` (see
+    ``translate.bind_exit_table``; ``exits``: the exit table, whose digest the text holds)."""
     module = ir.Module(name="isasim_translated")
+    digest = ir.GlobalVariable(module, I64, "exit_table_digest")
+    digest.global_constant = True
+    digest.initializer = _const(int.from_bytes(
+        hashlib.sha256(np.ascontiguousarray(exits, dtype=np.int64).tobytes()).digest()[:8],
+        "little", signed=True))
     helpers = {}
     for name, (_, sig) in TX.HELPERS.items():
         args = [I64P, I64P.as_pointer()] + [I64] * (len(sig.args) - 1) + [I64P]
         helpers[name] = ir.Function(module, ir.FunctionType(I32, args), name)
         helpers[name].attributes.add("nounwind")
-    shared = _Shared(module)
+    shared = _Shared(module, code, slot_pc)
     for rid, run in enumerate(runs):
         _Writer(module, helpers, shared, rid, run, code, slot_pc).write_function()
     return str(module)

@@ -15,9 +15,10 @@ computational instructions, ``mul``, the Xpulp ALU/MAC/SIMD operations, the F op
 ``fdiv``/``fsqrt``, which occupy the FPU, and all of them when the FPU is shared, since those
 are arbitrated) and loads and stores (every size, at ``rs1 + imm``, post-incremented by an
 immediate or a register, at ``rs1 + rs2``), ended by any other instruction or just after a
-conditional branch or ``jal``.  It starts at a *leader* (a branch or jump target, a hardware
-loop's start, the instruction after anything that ends a run or after a loop's end) and may
-also be entered at each of its accesses: a core that parked there resumes in translated code.
+conditional branch, ``jal`` or ``jalr``.  It starts at a *leader* (a branch or jump target, a
+hardware loop's start, the instruction after anything that ends a run or after a loop's end)
+and may also be entered at each of its accesses: a core that parked there resumes in
+translated code.
 
 How it stays exact.  The translated code does what the loop would, with the same effects on the
 state the results are made of: the scoreboard stall and its category, the result and its ready
@@ -25,17 +26,18 @@ cycle, the per-instruction profile, fflags, the branch penalty, the taken-branch
 of run starts, an access's bank claim or park under the loop's horizon, a post-increment, a
 hardware loop's count and back edge.  The ALU and branch expressions are read from
 ``isasim.semantics``, which the loop uses too; the fp32 multiply-add fast path is
-``semantics.fma_family_fast``'s operations written in IR (``llvm_emit.fma_fast``, held against
-it bit for bit by ``tests/engine/test_translate_fma.py``); the other operations call the loop's
-own compiled function (``scalar_helper``).  Where the loop would do anything else the run stops
-before that instruction and hands it back: the cycle limit (checked at a run's entry for its
-whole length, then only where a stall moves time on), an active hardware-loop end inside a run
-or one whose start the program's set-ups do not give, the FPU off (``mstatus.FS``) or an
-invalid dynamic rounding mode (both trap), an fp32 multiply-add, add, subtract or multiply that
-the fast path cannot round, an access outside the TCDM or misaligned, a store over decoded
-instructions (the loop unlinks them), to the HTIF ``tohost`` words or into a debugger's
-watched range.  The loop calls translated code only when nothing is traced and no store has
-written into the text (the condition under which it follows its links).
+``semantics.fma_family_fast`` in IR (``llvm_emit.fma_fast``, held against it bit for bit by
+``tests/engine/test_translate_fma.py``); the other operations call the loop's own compiled
+function (``scalar_helper``).  Where the loop would do anything else the run stops before that
+instruction and hands it back: the cycle limit (checked at a run's entry for its whole length,
+then only where a stall moves time on), an active hardware-loop end inside a run or one whose
+start the program's set-ups do not give, the FPU off (``mstatus.FS``) or an invalid dynamic
+rounding mode (both trap), an fp32 multiply-add, add, subtract or multiply that the fast path
+cannot round, a ``jalr`` to an address 2 mod 4 where no instruction is decoded (the
+unaligned-target cycle depends on what is there), an access outside the TCDM or misaligned, a
+store over decoded instructions (the loop unlinks them), to the HTIF ``tohost`` words or into
+a debugger's watched range.  The loop calls translated code only when nothing is traced and
+no store has written into the text (the condition under which it follows its links).
 ``tests/engine/test_translate.py`` and ``test_translate_access.py`` run programs both ways and
 compare every observable.
 
@@ -44,6 +46,8 @@ The call.  The loop is compiled once for all programs, so it calls a run through
 ``CL``.  Each run is a function of its own, entered straight from the table of entry points.  A
 run returns an *exit*: ``exits[e]`` gives the pc and slot to continue at, the instructions it
 retired, the exit's kind and the entry to chain to; it leaves the core's cycle in ``CS_T``.
+A ``jalr``'s target is computed: its run writes it into its exit's row as it leaves
+(``bind_exit_table``), and the loop looks the target's slot up.
 A taken branch, jump or hardware-loop back edge to the run's own start stays in the function (a
 loop runs in one call), and the call's result then also counts the instructions of those
 passes.  The engine chains the runs (``engine.run_translated``).
@@ -51,6 +55,7 @@ passes.  The engine chains the runs (``engine.run_translated``).
 
 from __future__ import annotations
 
+import ctypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,7 +146,8 @@ def kind(rec: np.ndarray, fpu_shared: bool) -> str | None:
     """How an instruction takes part in runs: 'access' (a load or store, of any size and
     address mode, which may have to wait for a scheduling round: it starts a segment of its
     run, so that a core granted its access resumes in translated code), 'body' (private,
-    falls through), 'end' (a branch or jal, which ends a run) or None (left to the loop)."""
+    falls through), 'end' (a branch, jal or jalr, which ends a run) or None (left to the
+    loop)."""
     op = int(rec[L.F_OP])
     cls = int(rec[L.F_CLS])
     if op == O.OP_MEM:
@@ -152,7 +158,7 @@ def kind(rec: np.ndarray, fpu_shared: bool) -> str | None:
     if op in FP_OPS and cls in (L.TC_FPU, L.TC_FPU_OTHER):
         # a static rounding mode of 5 or 6 traps: the loop reports it
         return None if fpu_shared or int(rec[L.F_RM]) in (5, 6) else "body"
-    if op in BRANCH_OPS or op == O.OP_JAL:
+    if op in BRANCH_OPS or op in (O.OP_JAL, O.OP_JALR):
         return "end"
     return None
 
@@ -199,7 +205,8 @@ def find_runs(code: np.ndarray, slot_pc: list[int], entries: list[int],
     """
     kinds = [kind(rec, fpu_shared) for rec in code]
     for s, rec in enumerate(code):
-        if kinds[s] == "end" and (slot_pc[s] + int(rec[L.F_IMM])) & 2 and int(rec[L.F_TGT]) < 0:
+        if (kinds[s] == "end" and int(rec[L.F_OP]) != O.OP_JALR
+                and (slot_pc[s] + int(rec[L.F_IMM])) & 2 and int(rec[L.F_TGT]) < 0):
             kinds[s] = None    # an undecoded target: its length (the unaligned cycle) unknown
     slot_at = {pc: s for s, pc in enumerate(slot_pc)}
     leaders = {s for s in entries if 0 <= s < len(kinds)}
@@ -312,8 +319,13 @@ def exit_table(code: np.ndarray, slot_pc: list[int], runs: list[Run]) -> np.ndar
         n = len(run.slots)
         nxt, tgt = int(last[L.F_NEXT]), int(last[L.F_TGT])
         rows.append(((pc + int(last[L.F_LEN])) & 0xFFFFFFFF, nxt, n, EXIT_ON, run_at.get(nxt, -1)))
-        rows.append(((pc + int(last[L.F_IMM])) & 0xFFFFFFFF, tgt, n, EXIT_TAKEN,
-                     run_at.get(tgt, -1)))
+        if int(last[L.F_OP]) == O.OP_JALR:
+            # the target is computed: the run writes it into the row as it leaves by it, and
+            # the loop looks its slot up
+            rows.append((0, -1, n, EXIT_TAKEN, -1))
+        else:
+            rows.append(((pc + int(last[L.F_IMM])) & 0xFFFFFFFF, tgt, n, EXIT_TAKEN,
+                         run_at.get(tgt, -1)))
         rows.extend((slot_pc[s], s, n, EXIT_TAKEN, run_at.get(s, -1)) for s in run.back)
     return np.array(rows, dtype=np.int64).reshape(-1)
 
@@ -343,6 +355,26 @@ def every_run() -> bool:
     return os.environ.get("ISASIM_TRANSLATE") == "all"
 
 
+# the address of a loaded program's pointer to its exit table -> the table
+_EXIT_TABLES: dict[int, np.ndarray] = {}
+
+
+def bind_exit_table(getter: int, exits: np.ndarray) -> np.ndarray:
+    """The exit table of loaded translated code, which it writes a ``jalr``'s computed target
+    into (the pc of the row it leaves by) just before it returns: its pointer to the table
+    (``llvm_emit.EXIT_TABLE``, found by calling ``getter``) set to ``exits``.  Code is loaded
+    once per IR text (``llvm_jit.load``), and the IR holds its exit table's digest: a program
+    translated again uses the table its code was bound to, of the same content."""
+    at = ctypes.CFUNCTYPE(ctypes.c_int64)(getter)()
+    pointer = ctypes.c_int64.from_address(at)
+    bound = _EXIT_TABLES.get(at)
+    # (code loaded anew, where earlier code was, starts with a null pointer)
+    if bound is None or pointer.value != bound.ctypes.data:
+        _EXIT_TABLES[at] = bound = exits
+        pointer.value = exits.ctypes.data
+    return bound
+
+
 def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
               fpu_shared: bool) -> Translation:
     """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF]):
@@ -353,15 +385,16 @@ def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
     runs = find_runs(code, slot_pc, entries, fpu_shared, every=every_run())
     if not runs:
         return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
-    text = llvm_emit.module_ir(code, slot_pc, runs)
-    addresses = llvm_jit.load(text, [llvm_emit.function_name(rid) for rid in range(len(runs))],
-                              cache_dir())
+    exits = exit_table(code, slot_pc, runs)
+    text = llvm_emit.module_ir(code, slot_pc, runs, exits)
+    addresses = llvm_jit.load(text, [llvm_emit.function_name(rid) for rid in range(len(runs))]
+                              + [llvm_emit.EXIT_TABLE_AT], cache_dir())
+    exits = bind_exit_table(addresses[-1], exits)
     where = entry_points(code, runs)
     table = []
     for rid, i in where:
         last = runs[rid].slots[-1]
         table.append((addresses[rid], i, slot_pc[runs[rid].slots[0]],
                       slot_pc[last] + int(code[last, L.F_LEN])))
-    return Translation(np.array(table, dtype=np.int64).reshape(-1),
-                       exit_table(code, slot_pc, runs),
+    return Translation(np.array(table, dtype=np.int64).reshape(-1), exits,
                        {runs[rid].slots[i]: k for k, (rid, i) in enumerate(where)})
