@@ -398,7 +398,6 @@ class Machine:
         if tx is None:
             marker = self._marker()
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
-            compile_all(list(TX.HELPERS.values()))
             try:
                 tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too

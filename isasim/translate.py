@@ -68,6 +68,7 @@ from numba.extending import intrinsic
 from isasim import layout as L
 from isasim import opcodes as O
 from isasim import simd
+from isasim.compile_child import compile_all
 from isasim.jitcache import compiled
 from isasim.semantics import exec_scalar
 
@@ -130,10 +131,11 @@ HELPERS = {
 
 
 def helper_addresses() -> dict[str, int]:
-    """The helpers' machine-code addresses (compiled, or loaded from numba's cache, once)."""
+    """The helpers' machine-code addresses (compiled, or loaded from numba's cache, once; a
+    cold compile in a child process, see ``compile_child``)."""
+    compile_all(list(HELPERS.values()))
     out = {}
     for name, (func, sig) in HELPERS.items():
-        func.compile(sig)
         cres = func.overloads[sig.args]
         out[name] = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
     return out
