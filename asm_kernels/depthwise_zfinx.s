@@ -7,18 +7,22 @@
 # f registers of mm_dw_1x2, mm_dw_in_grad_1x2: f0->s1, f1->s2, f2->s3, f3->s4, f4->s5
 # f registers of mm_dw_1x4, mm_dw_in_grad_1x4: f0->s3, f1->s4, f2->s5, f3->s6, f4->s7, f5->s8, f6->s9, f7->s10, f28->s11
 # f registers of mm_dw_1x2_u2, mm_dw_in_grad_1x2_u2: f0->s3, f1->s4, f2->s5, f3->s6, f4->s7, f6->s8, f7->s9, f28->s10
+# f registers of mm_dw_1x4_u2, mm_dw_in_grad_1x4_u2: f0->t0, f1->t1, f2->t2, f3->a6, f4->s5, f5->s6, f6->s7, f7->s8, f10->s9, f11->s10, f28->s11, f29->gp, f30->tp, f31->ra
 # saved by mm_dw: s0
 # saved by mm_dw_1x2: s1, s2, s3, s4, s5
 # saved by mm_dw_1x2_u2: s3, s4, s5, s6, s7, s8, s9, s10
 # saved by mm_dw_1x4: s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mm_dw_1x4_u2: ra, gp, tp, s5, s6, s7, s8, s9, s10, s11
 # saved by mm_dw_in_grad: s0
 # saved by mm_dw_in_grad_1x2: s1, s2, s3, s4, s5
 # saved by mm_dw_in_grad_1x2_u2: s3, s4, s5, s6, s7, s8, s9, s10
 # saved by mm_dw_in_grad_1x4: s3, s4, s5, s6, s7, s8, s9, s10, s11
+# saved by mm_dw_in_grad_1x4_u2: ra, gp, tp, s5, s6, s7, s8, s9, s10, s11
 # saved by mm_dw_in_grad_u2: s0, s1, s2, s3
 # saved by mm_dw_in_grad_u3: s0, s1, s2, s3, s4, s5
 # saved by mm_dw_u2: s0, s1, s2, s3
 # saved by mm_dw_u3: s0, s1, s2, s3, s4, s5
+# kept in the stack by mm_dw_1x4_u2, mm_dw_in_grad_1x4_u2 (slots 0, 4, ... of its frame): t0, t1, t2, a6
 # Depthwise "matmuls" (the mm_dw family) — per-channel dot products, fp32.
 #
 #   forward / weight gradient (mm_dw*):
@@ -842,3 +846,156 @@
 # Four columns (B through a1, s0, s3, s4), two ker steps per iteration (s1 = ker / 2 of them,
 # then the odd one if s2 = ker % 2).
 
+    .globl mm_dw_1x4_u2_x
+    .globl mm_dw_in_grad_1x4_u2_x
+mm_dw_1x4_u2_x:
+    addi sp, sp, -64
+    sw ra, 16(sp)
+    sw gp, 20(sp)
+    sw tp, 24(sp)
+    sw s5, 28(sp)
+    sw s6, 32(sp)
+    sw s7, 36(sp)
+    sw s8, 40(sp)
+    sw s9, 44(sp)
+    sw s10, 48(sp)
+    sw s11, 52(sp)
+    li a7, 0
+    j .Lflat_body307
+mm_dw_in_grad_1x4_u2_x:
+    addi sp, sp, -64
+    sw ra, 16(sp)
+    sw gp, 20(sp)
+    sw tp, 24(sp)
+    sw s5, 28(sp)
+    sw s6, 32(sp)
+    sw s7, 36(sp)
+    sw s8, 40(sp)
+    sw s9, 44(sp)
+    sw s10, 48(sp)
+    sw s11, 52(sp)
+    li a7, 1
+.Lflat_body307:
+    addi sp, sp, -32
+    sw s0, 0(sp)
+    sw s1, (0 + 4)(sp)
+    sw s2, ((0 + 4) + 4)(sp)
+    sw s3, (((0 + 4) + 4) + 4)(sp)
+    sw s4, ((((0 + 4) + 4) + 4) + 4)(sp)
+    jal t6, .Ldw_setup
+    sw t0, 32(sp)    # kept in the stack
+    sw t1, 36(sp)    # kept in the stack
+    sw a6, 44(sp)    # kept in the stack
+    bgeu t0, t1, .Lflat_done307
+    srli t2, a3, 2
+    sw t2, 40(sp)    # kept in the stack
+    andi a3, a3, (1 << 2) - 1
+    slli t6, a4, 2
+    srli s1, a5, 1
+    andi s2, a5, 1
+.Lflat_channel307:
+    mv t5, t3
+    lw t2, 40(sp)    # kept in the stack
+    beqz t2, .Lflat_tail307
+    lp.setup x1, t2, .Lflat_group307
+    mv t0, zero
+    mv t1, zero
+    mv t2, zero
+    mv a6, zero
+    mv a0, a2
+    mv a1, t5
+    add s0, a1, a4
+    add s3, s0, a4
+    add s4, s3, a4
+    beqz s1, .Lflat_odd317
+    lp.setup x0, s1, .Lflat_ker317
+    lw s5, 0(a0)
+    add a0, a0, a7
+    lw s6, 0(a0)
+    add a0, a0, a7
+    lw s7, 0(a1)
+    lw s8, 4(a1)
+    lw s11, 0(s0)
+    lw gp, 4(s0)
+    lw tp, 0(s3)
+    lw ra, 4(s3)
+    lw s9, 0(s4)
+    lw s10, 4(s4)
+    addi a1, a1, 8
+    addi s0, s0, 8
+    addi s3, s3, 8
+    addi s4, s4, 8
+    fmadd.s t0, s5, s7, t0
+    fmadd.s t1, s5, s11, t1
+    fmadd.s t2, s5, tp, t2
+    fmadd.s a6, s5, s9, a6
+    fmadd.s t0, s6, s8, t0
+    fmadd.s t1, s6, gp, t1
+    fmadd.s t2, s6, ra, t2
+.Lflat_ker317:
+    fmadd.s a6, s6, s10, a6
+.Lflat_odd317:
+    beqz s2, .Lflat_store317
+    lw s5, 0(a0)
+    lw s7, 0(a1)
+    lw s11, 0(s0)
+    lw tp, 0(s3)
+    lw s9, 0(s4)
+    fmadd.s t0, s5, s7, t0
+    fmadd.s t1, s5, s11, t1
+    fmadd.s t2, s5, tp, t2
+    fmadd.s a6, s5, s9, a6
+.Lflat_store317:
+    sw t0, 0(t4)
+    sw t1, (0 + 4)(t4)
+    sw t2, ((0 + 4) + 4)(t4)
+    sw a6, (((0 + 4) + 4) + 4)(t4)
+    addi t4, t4, ((((0 + 4) + 4) + 4) + 4)
+.Lflat_group307:
+    add t5, t5, t6
+.Lflat_tail307:
+    beqz a3, .Lflat_next307
+    lp.setup x1, a3, .Lflat_column401
+    mv t0, zero
+    mv a0, a2
+    mv a1, t5
+    lp.setup x0, a5, .Lflat_ker403
+    lw t1, 0(a0)
+    lw t2, 0(a1)
+    add a0, a0, a7
+    addi a1, a1, 4
+.Lflat_ker403:
+    fmadd.s t0, t1, t2, t0
+.Lflat_store403:
+    sw t0, 0(t4)
+    addi t4, t4, (0 + 4)
+.Lflat_column401:
+    add t5, t5, a4
+.Lflat_next307:
+    lw a6, 44(sp)    # kept in the stack
+    add a2, a2, a6
+    add t3, t3, a6
+    lw t0, 32(sp)    # kept in the stack
+    addi t0, t0, 1
+    sw t0, 32(sp)    # kept in the stack
+    lw t1, 36(sp)    # kept in the stack
+    bltu t0, t1, .Lflat_channel307
+.Lflat_done307:
+    lw s0, 0(sp)
+    lw s1, (0 + 4)(sp)
+    lw s2, ((0 + 4) + 4)(sp)
+    lw s3, (((0 + 4) + 4) + 4)(sp)
+    lw s4, ((((0 + 4) + 4) + 4) + 4)(sp)
+    addi sp, sp, 32
+    lw ra, 16(sp)
+    lw gp, 20(sp)
+    lw tp, 24(sp)
+    lw s5, 28(sp)
+    lw s6, 32(sp)
+    lw s7, 36(sp)
+    lw s8, 40(sp)
+    lw s9, 44(sp)
+    lw s10, 48(sp)
+    lw s11, 52(sp)
+    addi sp, sp, 64
+    ret

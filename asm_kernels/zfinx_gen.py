@@ -55,6 +55,10 @@ import tomllib
 from pathlib import Path
 
 from toolchain.asm import assemble
+from toolchain.asm.driver import Parser
+from toolchain.asm.includes import Includer
+from toolchain.asm.lexer import Statement, pieces
+from toolchain.asm.macros import Expander
 from toolchain.table import Selection, load_isa, parse_selection
 
 HERE = Path(__file__).parent
@@ -81,6 +85,7 @@ X_NAME = {1: "ra", 3: "gp", 4: "tp", 5: "t0", 6: "t1", 7: "t2", 8: "s0", 9: "s1"
 POOL = (5, 6, 7, *range(28, 32), *range(10, 18), 8, 9, *range(18, 28), 3, 4, 1)
 CALLEE_SAVED = frozenset((1, 3, 4, 8, 9, *range(18, 28)))
 FS = frozenset((8, 9, *range(18, 28)))       # fs0-fs11
+LIMIT = len(POOL)                            # values an allocation can hold at once
 
 WORD = r"(?<![\w.\\]){}(?![\w.])"
 F_REG = re.compile(WORD.format(r"(f[ast]?\d+)"))
@@ -349,16 +354,34 @@ class Allocation:
     entry_region: dict[str, int]
     ret_entries: dict[int, set[str]]        # line -> the entries whose ``ret`` is on it
     shared_fregs: dict[str, set[int]]       # entry -> the f registers of region 0 it runs
+    # region -> the x registers kept in its stack slots (slot i at 4*i above the entry's sp
+    # after its prologue: ``spilled_allocation``)
+    spilled: dict[int, list[int]] = dataclasses.field(default_factory=dict)
 
 
-def allocate(src: str, text: str, isa: str) -> Allocation:
-    """Per-routine register maps of ``text`` (already ``inline``d).
+@dataclasses.dataclass
+class Analysis:
+    """The f-register program of a kernel file as the allocation reads it: ``flow`` and
+    ``liveness`` per instruction address, the top-level line of each address (``line``), the
+    region of each line and each entry, and each instruction's region (``reg_of``)."""
+    insns: dict
+    succ: dict
+    entry_pcs: list[int]
+    calls: dict
+    live_in: dict
+    live_out: dict
+    writes: dict
+    line: dict[int, int]
+    region: dict[int, int]
+    entry_region: dict[str, int]
+    names: dict[int, str]
+    reg_of: dict[int, int]
 
-    Each routine's f registers get their own x registers; a value that crosses into or out of
-    region 0 (a subroutine's arguments and results, the values live where a routine jumps into
-    shared code) takes the same register on both sides, and a value live across a call avoids
-    every register the subroutine writes (``liveness``).  A routine whose values do not fit in
-    the x registers is left out (its lines dropped), the rest allocated again."""
+
+def analyse(src: str, text: str, isa: str, together: tuple[frozenset, ...] = ()) -> Analysis:
+    """The ``Analysis`` of ``text`` (already ``inline``d).  A routine is the entries whose first
+    instruction is on one top-level line, or one of the sets of entry names ``together`` (the
+    routines ``flatten`` spread over several lines)."""
     code = marked(text)
     prog = assemble(code, filename=src, family=isa, include_dirs=[HERE])
     insns, succ, entry_pcs, calls = flow(src, code, isa)
@@ -366,26 +389,52 @@ def allocate(src: str, text: str, isa: str) -> Allocation:
     marks = sorted((s.value, int(n.removeprefix("zfx_line_"))) for n, s in prog.symbols.items()
                    if n.startswith("zfx_line_"))
     addrs = [m[0] for m in marks]
-
-    def line(pc: int) -> int:
-        return marks[bisect.bisect_right(addrs, pc) - 1][1]
+    line = {pc: marks[bisect.bisect_right(addrs, pc) - 1][1] for pc in insns}
     names = {s.value: n for n, s in prog.symbols.items() if s.binding == "global"}
+    group = {e: g for g in together for e in g}
     region: dict[int, int] = {}                  # line -> region
+    keys: dict[object, int] = {}
     entry_region: dict[str, int] = {}
     for pc in sorted(entry_pcs):
-        ln = line(pc)
-        region.setdefault(ln, len({*region.values()}) + 1)
+        ln = line[pc]
+        r = keys.setdefault(group.get(names[pc], ln), len(keys) + 1)
+        region.setdefault(ln, r)
         entry_region[names[pc]] = region[ln]
     reached: dict[int, set[int]] = {}
     for pc in entry_pcs:
         for q in body(pc, succ, calls):
-            reached.setdefault(line(q), set()).add(region[line(pc)])
+            reached.setdefault(line[q], set()).add(region[line[pc]])
     for pc in insns:
-        ln = line(pc)
+        ln = line[pc]
         if ln not in region:
             r = reached.get(ln, set())
             region[ln] = next(iter(r)) if len(r) == 1 else 0
-    reg_of = {pc: region[line(pc)] for pc in insns}
+    reg_of = {pc: region[line[pc]] for pc in insns}
+    return Analysis(insns, succ, entry_pcs, calls, live_in, live_out, writes, line, region,
+                    entry_region, names, reg_of)
+
+
+def allocate(src: str, text: str, isa: str, together: tuple[frozenset, ...] = ()
+             ) -> Allocation:
+    """Per-routine register maps of ``text`` (already ``inline``d; routines as ``analyse``).
+
+    Each routine's f registers get their own x registers; a value that crosses into or out of
+    region 0 (a subroutine's arguments and results, the values live where a routine jumps into
+    shared code) takes the same register on both sides, and a value live across a call avoids
+    every register the subroutine writes (``liveness``).  A routine whose values do not fit in
+    the x registers is left out (``dropped``: ``spilled_allocation`` keeps some of its values in
+    the stack instead), the rest allocated again."""
+    return allocation(analyse(src, text, isa, together))
+
+
+def allocation(an: Analysis) -> Allocation:
+    """The ``Allocation`` of an analysed file (``allocate``)."""
+    insns, succ, entry_pcs, calls = an.insns, an.succ, an.entry_pcs, an.calls
+    live_in, live_out, writes = an.live_in, an.live_out, an.writes
+    region, entry_region, names, reg_of = an.region, an.entry_region, an.names, an.reg_of
+
+    def line(pc: int) -> int:
+        return an.line[pc]
 
     tie: dict[Node, Node] = {}
 
@@ -505,54 +554,362 @@ def greedy(nodes: list, edges: dict, owner: dict, dropped: set[int]) -> dict[Nod
     return out
 
 
+# ---------------------------------------------------------------------------- stack spilling
+# A routine whose values exceed the x registers keeps some x values in stack slots of its
+# frame: the routine is first expanded to plain statements (``flatten``), then values are
+# chosen (``choose_spills``), reloaded into their own register right before each use and
+# stored right after each definition (``with_spills``), and the routine allocated again, until
+# it fits.  The register a kept value names is then free between those points for f values.
+
+def expansion(src: str, text: str, isa: str) -> dict[int, list[tuple[Statement, bool]]]:
+    """The statements each top-level line of ``text`` assembles as, macros and repeats
+    expanded: line index -> (statement, whether an expansion produced it), in order."""
+    parser = Parser(isa, True)
+    source_pieces, _ = pieces(text, src)
+    parser.includer = Includer([HERE], parser.errors)
+    out: dict[int, list[tuple[Statement, bool]]] = {}
+    for st in Expander(source_pieces, parser.constant, parser.errors, parser.defined,
+                       parser.includer):
+        parser.statement(st)
+        top, steps = st.location.unwind()
+        if top.filename == src and top.included_from is None:
+            out.setdefault(top.line - 1, []).append((st, bool(steps)))
+    return out
+
+
+def render(st: Statement) -> list[str]:
+    """``st`` as source lines: each label on its own line, then the operation."""
+    out = [f"{name}:" for name, _ in st.labels]
+    if st.op == "=":
+        out.append(f"    {st.target} = {st.args}")
+    elif st.op:
+        out.append(f"    {st.op} {st.args}".rstrip())
+    return out
+
+
+def flatten(src: str, text: str, isa: str, lines: set[int]) -> str:
+    """``text`` with each of its lines ``lines`` that invokes a macro, or labels an
+    instruction, replaced by the statements it assembles as, one a line, each label on its own
+    line (spill code goes between a label and its instruction).  The ``.L`` labels those define
+    are renamed ``.Lflat_...`` everywhere: a ``\\@`` number in them is counted anew when the
+    macros left invoke again."""
+    exp = expansion(src, text, isa)
+    out: list[str] = []
+    defined: set[str] = set()
+    for i, ln in enumerate(text.split("\n")):
+        sts = exp.get(i, [])
+        if i in lines and any(expanded or (st.labels and st.op) for st, expanded in sts):
+            for st, _ in sts:
+                defined |= {n for n, _ in st.labels if n.startswith(".L")}
+                out += render(st)
+        else:
+            out.append(ln)
+    text = "\n".join(out)
+    if defined:
+        names = re.compile(WORD.format("(" + "|".join(
+            re.escape(n) for n in sorted(defined, key=len, reverse=True)) + ")"))
+        text = names.sub(lambda m: ".Lflat_" + m.group(1)[2:], text)
+    return text
+
+
+def pc_target(pc: int, d) -> int | None:
+    return next((pc + d.base_values[n] for n, f in d.base.fields.items() if f.kind == "pcrel"),
+                None)
+
+
+def loop_depth(an: Analysis) -> dict[int, int]:
+    """Per address, how many loops hold it: hardware loops, and the ranges a backward branch or
+    jump closes."""
+    ranges = []
+    for pc, (_, _, d) in an.insns.items():
+        target = pc_target(pc, d)
+        if target is None or pc in an.calls:
+            continue
+        if d.base.name in ("lp.setup", "lp.setupi"):
+            ranges.append((pc + d.length, target))
+        elif target <= pc and not d.base.name.startswith("lp."):
+            ranges.append((target, pc))
+    return {pc: sum(a <= pc <= b for a, b in ranges) for pc in an.insns}
+
+
+def hw_loop_ends(an: Analysis) -> set[int]:
+    return {pc_target(pc, d) for pc, (_, _, d) in an.insns.items()
+            if d.base.name in ("lp.setup", "lp.setupi")}
+
+
+def jump_targets(an: Analysis) -> set[int]:
+    """Addresses reached other than by falling through: branch and jump targets, entries."""
+    out = set(an.entry_pcs)
+    for pc, (_, _, d) in an.insns.items():
+        target = pc_target(pc, d)
+        if target is not None and not d.base.name.startswith("lp."):
+            out.add(target)
+    return out
+
+
+def reads_of(an: Analysis, pc: int) -> set[Reg]:
+    """What the instruction at ``pc`` reads; a call: what its subroutine reads (``liveness``),
+    but not its link register, which the call writes first."""
+    if pc in an.calls:
+        return set(an.live_in[an.calls[pc][0]]) - an.insns[pc][1]
+    return an.insns[pc][0]
+
+
+@dataclasses.dataclass
+class SpillPlan:
+    """Where x register ``reg`` of a routine is reloaded (before those addresses) and stored
+    (after them), and the addresses after which its value is in the slot only."""
+    reg: int
+    reload: set[int]
+    store: set[int]
+    kept: set[int]
+
+
+def spill_plan(an: Analysis, r: int, reg: int, ends: set[int], targets: set[int]
+               ) -> SpillPlan | None:
+    """How routine ``r`` keeps x register ``reg`` in its stack slot, or None where it cannot.
+
+    Only the values region ``r`` defines go to the slot (stored after each definition live
+    after it, a call's results included); a value that comes in from outside (an argument, a
+    callee-saved register the routine saves itself, code jumping in) stays in the register, and
+    a use that both kinds can reach makes ``reg`` unfit.  Spill code at the last instruction of
+    a hardware loop stays inside the loop (``with_spills``); one that is also a jump target is
+    unfit."""
+    x = ("x", reg)
+    pcs = [pc for pc in an.insns if an.reg_of[pc] == r]
+    inside = set(pcs)
+    came: dict[int, set[str]] = {pc: set() for pc in pcs}   # "in": region's own, "out"
+    todo = []
+    for pc in an.entry_pcs:
+        if pc in inside:
+            came[pc].add("out")
+            todo.append(pc)
+    for q in an.insns:
+        if q not in inside:
+            for s in an.succ[q]:
+                if isinstance(s, int) and s in inside and "out" not in came[s]:
+                    came[s].add("out")
+                    todo.append(s)
+
+    def leaving(pc: int) -> set[str]:
+        return {"in"} if x in an.writes[pc] else came[pc]
+    todo += pcs
+    while todo:
+        pc = todo.pop()
+        now = leaving(pc)
+        for s in an.succ[pc]:
+            if isinstance(s, int) and s in inside and not now <= came[s]:
+                came[s] |= now
+                todo.append(s)
+    preds: dict[int, set[int]] = {pc: set() for pc in pcs}
+    for q in an.insns:
+        for s in an.succ[q]:
+            if isinstance(s, int) and s in inside:
+                preds[s].add(q)
+    reload, store = set(), set()
+    for pc in pcs:
+        if x in reads_of(an, pc):
+            if came[pc] == {"in"} and not held(an, pc, x, preds[pc], targets):
+                reload.add(pc)
+            elif came[pc] != {"in"} and "in" in came[pc]:
+                return None
+        if x in an.writes[pc] and x in an.live_out[pc]:
+            store.add(pc)
+    if any(pc in ends and pc in targets for pc in reload | store):
+        return None
+    kept = {pc for pc in pcs if x in an.live_out[pc] and leaving(pc) == {"in"}} - store
+    return SpillPlan(reg, reload, store, kept)
+
+
+def held(an: Analysis, pc: int, x: Reg, preds: set[int], targets: set[int]) -> bool:
+    """Whether ``x`` still holds its value at ``pc``, reached only by falling through from an
+    instruction that read (after its reload) or wrote it: no second reload."""
+    if len(preds) != 1 or pc in targets:
+        return False
+    q = next(iter(preds))
+    return an.insns[q][2].base.name not in ("lp.setup", "lp.setupi") and \
+        (x in reads_of(an, q) or x in an.writes[q])
+
+
+def choose_spills(an: Analysis, r: int, spilled: list[int], limit: int) -> list[SpillPlan]:
+    """The x registers routine ``r`` keeps in the stack (besides ``spilled``) so that at most
+    ``limit`` values are live at once: cheapest first, an access weighing 16 per loop around it
+    (the values the innermost loops use are kept last, if at all), the one that relieves more
+    addresses first among equals."""
+    pcs = [pc for pc in an.insns if an.reg_of[pc] == r]
+    pressure = {pc: len((an.live_out[pc] | an.insns[pc][1]) - EXIT_LIVE) for pc in pcs}
+    depth = loop_depth(an)
+    ends, targets = hw_loop_ends(an), jump_targets(an)
+    hot = {pc for pc in pcs if pressure[pc] > limit}
+    plans: dict[int, tuple[int, SpillPlan]] = {}
+    for reg in sorted(set(X_NAME) - set(spilled)):
+        plan = spill_plan(an, r, reg, ends, targets)
+        if plan and plan.kept & hot:
+            plans[reg] = (sum(16 ** depth[pc] for pc in plan.reload | plan.store), plan)
+    chosen: list[SpillPlan] = []
+    while hot and plans:
+        reg = min(plans, key=lambda g: (plans[g][0], -len(plans[g][1].kept & hot), g))
+        plan = plans.pop(reg)[1]
+        chosen.append(plan)
+        for pc in plan.kept & hot:
+            pressure[pc] -= 1
+        hot = {pc for pc in hot if pressure[pc] > limit}
+        plans = {g: p for g, p in plans.items() if p[1].kept & hot}
+    return chosen
+
+
+def sp_offsets(an: Analysis, r: int) -> dict[int, int]:
+    """Per address of routine ``r``, how far sp is below its value at the entries (the
+    routine's own ``addi sp, sp, imm``)."""
+    below: dict[int, int] = {}
+    todo = [(pc, 0) for pc in an.entry_pcs if an.reg_of[pc] == r]
+    while todo:
+        pc, d = todo.pop()
+        if pc in below:
+            if below[pc] != d:
+                raise ZfinxError(f"sp differs between the paths to {pc:#x}")
+            continue
+        below[pc] = d
+        dec = an.insns[pc][2]
+        if ("x", 2) in an.writes[pc]:
+            if dec.base.name != "addi" or dec.base_values["rs1"] != 2:
+                raise ZfinxError(f"sp written at {pc:#x} other than by addi sp, sp, imm")
+            d -= dec.base_values["imm12"]
+        todo += [(s, d) for s in an.succ[pc] if isinstance(s, int) and an.reg_of[s] == r]
+    return below
+
+
+LABEL_LINE = re.compile(r"^\s*[\w.$]+:\s*$")
+
+
+def with_spills(text: str, an: Analysis, r: int, plans: list[SpillPlan], first_slot: int
+                ) -> str:
+    """``text`` (analysed as ``an``) with routine ``r`` keeping the registers of ``plans`` in
+    its slots from ``first_slot`` on: ``lw`` right before each reload address's line, ``sw``
+    right after each store address's line.  At the last instruction of a hardware loop the
+    reloads go before its labels and the labels move to the last store, so the loop still
+    ends at the last instruction of its body."""
+    below = sp_offsets(an, r)
+    ends = {an.line[pc] for pc in hw_loop_ends(an)}
+    pre: dict[int, list[str]] = {}
+    post: dict[int, list[str]] = {}
+    for slot, plan in enumerate(plans, first_slot):
+        for pcs, op, into in ((plan.reload, "lw", pre), (plan.store, "sw", post)):
+            for pc in sorted(pcs):
+                if pc not in below:
+                    raise ZfinxError(f"spill code at {pc:#x}, which no entry reaches")
+                into.setdefault(an.line[pc], []).append(
+                    f"    {op} {X_NAME[plan.reg]}, {4 * slot + below[pc]}(sp)"
+                    f"    # kept in the stack")
+    lines = text.split("\n")
+    for ln in sorted(pre.keys() | post.keys(), reverse=True):
+        before, after = pre.get(ln, []), post.get(ln, [])
+        a = ln
+        while a > 0 and LABEL_LINE.match(code_only(lines[a - 1])):
+            a -= 1
+        labels = lines[a:ln]
+        if ln in ends:
+            last = [lines[ln], *after[:-1], *labels, *after[-1:]] if after else \
+                [*labels, lines[ln]]
+            lines[a:ln + 1] = [*before, *last]
+        else:
+            lines[ln:ln + 1] = [*before, lines[ln], *after]
+    return "\n".join(lines)
+
+
+def spilled_allocation(src: str, text: str, isa: str) -> tuple[str, Allocation]:
+    """(``text`` with spill code, its ``Allocation``): the routines ``allocate`` leaves out
+    flattened, then given stack slots (``choose_spills``: first down to as many values live at
+    once as x registers, then one fewer each time the colouring still fails) until they fit or
+    no value is left to keep in the stack (then left out as before)."""
+    an = analyse(src, text, isa)
+    alloc = allocation(an)
+    if not alloc.dropped:
+        return text, alloc
+    over = sorted({an.entry_region[e] for e in alloc.dropped})
+    together = tuple(frozenset(e for e, g in an.entry_region.items() if g == r) for r in over)
+    text = flatten(src, text, isa, {ln for ln, g in an.region.items() if g in over})
+    spilled: dict[frozenset, list[int]] = {g: [] for g in together}
+    while True:
+        an = analyse(src, text, isa, together)
+        alloc = allocation(an)
+        for g in together:
+            e = min(g)
+            if e not in alloc.dropped:
+                continue
+            limit = min(LIMIT, alloc.dropped[e] - 1) if spilled[g] else LIMIT
+            plans = choose_spills(an, an.entry_region[e], spilled[g], limit)
+            if plans:
+                text = with_spills(text, an, an.entry_region[e], plans, len(spilled[g]))
+                spilled[g] += [p.reg for p in plans]
+                break
+        else:
+            break
+    alloc.spilled = {an.entry_region[min(g)]: regs for g, regs in spilled.items()
+                     if regs and min(g) not in alloc.dropped}
+    return text, alloc
+
+
 def register_map(src: str, text: str, isa: str) -> dict[int, int]:
     """f register number -> x register number of a file with one routine (``allocate``)."""
     maps = allocate(src, inline(text), isa).maps
     return {f: x for m in maps.values() for f, x in m.items()}
 
 
-def frame_code(saved: list[int]) -> tuple[str, str, int]:
-    """(save, restore, frame bytes) of the callee-saved x registers ``saved``."""
-    frame = (4 * len(saved) + 15) // 16 * 16
-    regs = [X_NAME[r] for r in saved]
-    save = "".join(f"    sw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
-    load = "".join(f"    lw {r}, {4 * i}(sp)\n" for i, r in enumerate(regs))
-    return save, load, frame
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """An entry's stack frame: ``slots`` words of kept values (``spilled_allocation``) at
+    0(sp) up, then the callee-saved x registers ``saved``; 16-byte aligned (RISC-V psABI)."""
+    saved: tuple[int, ...] = ()
+    slots: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.saved or self.slots)
 
 
-def with_restore(text: str, saved: list[int]) -> str:
-    """``text`` with every ``ret`` restoring ``saved`` and popping their frame, and every entry
-    label of a macro (``\\p:`` where it declares ``.globl \\p``) saving them."""
-    if not saved:
+def frame_code(frame: Frame) -> tuple[str, str, int]:
+    """(save, restore, frame bytes) of ``frame``."""
+    size = (4 * (frame.slots + len(frame.saved)) + 15) // 16 * 16
+    regs = [X_NAME[r] for r in frame.saved]
+    at = [4 * (frame.slots + i) for i in range(len(regs))]
+    save = "".join(f"    sw {r}, {o}(sp)\n" for r, o in zip(regs, at, strict=True))
+    load = "".join(f"    lw {r}, {o}(sp)\n" for r, o in zip(regs, at, strict=True))
+    return save, load, size
+
+
+def with_restore(text: str, frame: Frame) -> str:
+    """``text`` with every ``ret`` restoring ``frame``'s registers and popping it, and every
+    entry label of a macro (``\\p:`` where it declares ``.globl \\p``) pushing it."""
+    if not frame:
         return text
-    save, load, frame = frame_code(saved)
+    save, load, size = frame_code(frame)
     for p in ENTRY_PARAM.findall(text):
         text = re.sub(rf"(?m)^\\{p}:\n", lambda m: f"{m.group(0)}    addi sp, sp, "
-                      f"-{frame}\n{save}", text)
+                      f"-{size}\n{save}", text)
 
     def restore(m: re.Match) -> str:
         label = m.group(1).strip()
-        return (f"{label}\n" if label else "") + f"{load}    addi sp, sp, {frame}\n    ret"
+        return (f"{label}\n" if label else "") + f"{load}    addi sp, sp, {size}\n    ret"
     return RET.sub(restore, text)
 
 
-def with_save(text: str, entry: str, saved: list[int]) -> str:
-    """``text`` with the top-level label of ``entry`` (if there is one) saving ``saved``."""
-    if not saved:
+def with_save(text: str, entry: str, frame: Frame) -> str:
+    """``text`` with the top-level label of ``entry`` (if there is one) pushing ``frame``."""
+    if not frame:
         return text
-    save, _, frame = frame_code(saved)
+    save, _, size = frame_code(frame)
     text, n = re.subn(rf"(?m)^{re.escape(entry)}:\n",
-                      lambda m: f"{m.group(0)}    addi sp, sp, -{frame}\n{save}", text)
+                      lambda m: f"{m.group(0)}    addi sp, sp, -{size}\n{save}", text)
     if n > 1:
         raise ZfinxError(f"entry {entry}: {n} labels")
     return text
 
 
 def save_sets(alloc: Allocation, kept: list[str]) -> tuple[dict, dict, dict]:
-    """The callee-saved x registers each entry saves (those its routine's map and the shared
-    code's take; entries that return through the same ``ret`` line, or through any in the
-    shared code, save one set), the set each line with a ``ret`` restores, and the set each
-    region's macro copies restore."""
+    """The ``Frame`` each entry pushes (the callee-saved x registers its routine's map and the
+    shared code's take, and its routine's stack slots; entries that return through the same
+    ``ret`` line, or through any in the shared code, push one frame), the frame each line with
+    a ``ret`` pops, and the frame each region's macro copies pop."""
     group = {e: e for e in kept}
 
     def find(e: str) -> str:
@@ -567,11 +924,14 @@ def save_sets(alloc: Allocation, kept: list[str]) -> tuple[dict, dict, dict]:
         for e in es[1:]:
             group[find(e)] = find(es[0])
     sets: dict[str, set[int]] = {}
+    slots: dict[str, int] = {}
     for e in kept:
         shared = {alloc.maps[0][f] for f in alloc.shared_fregs[e] if f in alloc.maps.get(0, {})}
         sets.setdefault(find(e), set()).update(
             (set(alloc.maps[alloc.entry_region[e]].values()) | shared) & CALLEE_SAVED)
-    per_entry = {e: sorted(sets[find(e)]) for e in kept}
+        slots[find(e)] = max(slots.get(find(e), 0),
+                             len(alloc.spilled.get(alloc.entry_region[e], ())))
+    per_entry = {e: Frame(tuple(sorted(sets[find(e)])), slots[find(e)]) for e in kept}
     per_line = {ln: per_entry[min(es & set(kept))] for ln, es in alloc.ret_entries.items()
                 if es & set(kept)}
     per_region = {alloc.entry_region[e]: s for e, s in per_entry.items()}
@@ -683,15 +1043,16 @@ def invoked(code: str, names) -> set[str]:
     return {n for n in names if re.search(WORD.format(n), code)}
 
 
-def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dict[str, int]]:
+def rewrite(src: str, text: str, isa: str, sink: bool = False
+            ) -> tuple[str, dict[str, int], set[str]]:
     """The zfinx form of kernel file ``src`` (text ``text``, written for ``isa``; its FP loads
-    sunk to their uses with ``sink``), and the entries left out (name -> values live at once
-    in their routine)."""
+    sunk to their uses with ``sink``), the entries left out (name -> values live at once in
+    their routine), and the entries that keep values in the stack."""
     stem = src.removesuffix(".s")
     body = rename_macros(inline(text), f"{stem}_x")
     if sink:
         body = sink_loads(body)
-    alloc = allocate(src, body, isa)
+    body, alloc = spilled_allocation(src, body, isa)
     if not alloc.maps or all(e in alloc.dropped for e in alloc.entry_region):
         raise ZfinxError("every routine: " + ", ".join(f"{e} {n}" for e, n in
                                                        alloc.dropped.items()) +
@@ -725,7 +1086,7 @@ def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dic
         if i in starts:
             name, end = starts[i]
             definition = "\n".join(lines[i:end + 1])
-            out += [with_restore(mapped(definition, r), per_region.get(r, []))
+            out += [with_restore(mapped(definition, r), per_region.get(r, Frame()))
                     for r in sorted(uses) if name in uses[r]]
             i = end + 1
             continue
@@ -735,7 +1096,7 @@ def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dic
                 raise ZfinxError(f"{src}: a ret outside every routine (line {i + 1})")
             out.append(lines[i])
         elif r in alloc.maps:
-            out.append(with_restore(mapped(lines[i], r), per_line.get(i, [])))
+            out.append(with_restore(mapped(lines[i], r), per_line.get(i, Frame())))
         i += 1
     body = "\n".join(out)
     body = re.sub(r"(?m)^\s*\.globl\s+(\w+)\s*\n",
@@ -753,25 +1114,34 @@ def rewrite(src: str, text: str, isa: str, sink: bool = False) -> tuple[str, dic
             head += (f"# f registers of {who}: " +
                      ", ".join(f"f{f}->{X_NAME[x]}" for f, x in sorted(regs.items())) + "\n")
     for e in kept:
-        if per_entry[e]:
-            head += (f"# saved by {e}: " + ", ".join(X_NAME[r] for r in per_entry[e]) + "\n")
-    return head + body, alloc.dropped
+        if per_entry[e].saved:
+            head += (f"# saved by {e}: " + ", ".join(X_NAME[r] for r in per_entry[e].saved) +
+                     "\n")
+    for r, regs in sorted(alloc.spilled.items()):
+        who = ", ".join(n for n in kept if alloc.entry_region[n] == r)
+        head += (f"# kept in the stack by {who} (slots 0, 4, ... of its frame): " +
+                 ", ".join(X_NAME[x] for x in regs) + "\n")
+    return head + body, alloc.dropped, {e for e in kept if alloc.entry_region[e] in alloc.spilled}
 
 
 def best_rewrite(src: str, text: str, isa: str) -> tuple[str, dict[str, int]]:
-    """``rewrite`` as written, or with the FP loads sunk where that leaves fewer routines out
-    (it reorders the loads of every routine of the file)."""
+    """``rewrite`` as written, or with the FP loads sunk where that leaves fewer routines out,
+    or as many and fewer keeping values in the stack (it reorders the loads of every routine
+    of the file)."""
     try:
         plain = rewrite(src, text, isa)
     except ZfinxError:
-        return rewrite(src, text, isa, sink=True)
-    if not plain[1]:
-        return plain
+        return rewrite(src, text, isa, sink=True)[:2]
+    if not plain[1] and not plain[2]:
+        return plain[:2]
     try:
         sunk = rewrite(src, text, isa, sink=True)
     except ZfinxError:
-        return plain
-    return sunk if len(sunk[1]) < len(plain[1]) else plain
+        return plain[:2]
+
+    def worse(r: tuple) -> tuple[int, int]:
+        return len(r[1]), len(r[2])
+    return (sunk if worse(sunk) < worse(plain) else plain)[:2]
 
 
 def zfinx_isa(isa: str) -> str:

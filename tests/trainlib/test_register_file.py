@@ -4,9 +4,10 @@ Its cores keep FP values in the x registers (``rv32imc_zfinx_xpulpv2_xf16_xf16al
 call of a step runs the kernel written for that register-file model (``mmx_*`` matmuls,
 ``<k>_x`` kernels of asm_kernels/zfinx_gen.py, depthwise, loss and pooling included), so whole
 training steps of the default net and the DS-CNN run there, on the simulator and deployed, and
-equal the golden model, fp32 and fp16.  A step whose kernel has no such variant (the few
-depthwise kernels whose blocks hold more values at once than x registers, e.g. when a choice
-table names one) is refused before any run, naming the step, the family and the model.
+equal the golden model, fp32 and fp16 (the depthwise kernels whose routines hold more values
+than x registers keep some in stack slots).  A step whose kernel has no such variant (the
+matmuls whose register blocks need more than the x registers, 4x4, 4x6 and 6x4, e.g. when a
+choice table names one) is refused before any run, naming the step, the family and the model.
 """
 
 from __future__ import annotations
@@ -104,22 +105,38 @@ def test_depthwise_steps_match_the_golden_model_under_gvsoc_2022(shape):
             assert catalogue()[run.kernel].regfile == "x", run.kernel
 
 
-@pytest.mark.parametrize("kernel, precision", [("mm_dw_in_grad_sp_1x4_fp16", "fp16"),
-                                               ("mm_dw_in_grad_1x4_u2", "fp32")])
+@pytest.mark.parametrize("kernel, precision", [("mmh_4x6_n", "fp16"), ("mm_4x6_n", "fp32")])
 def test_step_with_a_kernel_without_a_zfinx_variant_is_refused(kernel, precision):
-    """asm_kernels/zfinx.toml lists these as left out (31 and 34 values live at once): a
-    step that names one is refused before any run, naming the family and the model; the tuner
-    never offers it under gvsoc-2022."""
-    layer, shape = DepthWise("dw", 3, kernel=(3, 3), padding=(1, 1)), (3, 5, 5)
+    """4x6 register blocks of C need more values at once than the x registers hold (no
+    ``mmx_4x6_n`` / ``mmhx_4x6_n``): a step that names one is refused before any run, naming
+    the family and the model; the tuner never offers it under gvsoc-2022."""
+    layer, shape = Linear("fc", 12, 8), (12,)
     fam = catalogue()[kernel].family
-    spec = layer_step(layer, shape, "ig", kernel=kernel, precision=precision)
+    spec = layer_step(layer, shape, "fw", kernel=kernel, precision=precision)
     assert unavailable(spec, "rv32imfc_xpulpv2_xf16_xfvec") is None
     why = unavailable(spec, ZFINX)
     assert why and f"family {fam} has no variant" in why and "(zfinx)" in why
     with pytest.raises(NotAvailable, match=f"family {fam} .*zfinx"):
-        run_layer_step(layer, shape, "ig", kernel=kernel, config="gvsoc-2022", cores=2,
+        run_layer_step(layer, shape, "fw", kernel=kernel, config="gvsoc-2022", cores=2,
                        precision=precision)
-    assert kernel not in kernel_candidates(layer, "ig", precision, ZFINX)
+    assert kernel not in kernel_candidates(layer, "fw", precision, ZFINX)
+
+
+@pytest.mark.parametrize("kernel, step, precision", [
+    ("mm_dw_1x4_u2", "fw", "fp32"), ("mm_dw_in_grad_1x4_u2", "ig", "fp32"),
+    ("mm_dw_sp_1x4", "fw", "fp32"), ("mm_dw_in_grad_sp_1x4", "ig", "fp32"),
+    ("mm_dw_in_grad_sp_1x4_fp16", "ig", "fp16"), ("mm_dw_in_grad_sp_1x4_bf16", "ig", "bf16")])
+def test_depthwise_kernels_keeping_values_in_the_stack_run_under_gvsoc_2022(kernel, step,
+                                                                            precision):
+    """The depthwise kernels whose routines hold more values than the x registers (their
+    variants keep outer-loop counts and strides in stack slots) are offered by the tuner and
+    run there, equal to the golden model."""
+    layer, shape = DepthWise("dw", 3, kernel=(3, 3), padding=(1, 1)), (3, 9, 9)
+    assert kernel + "_x" in kernel_candidates(layer, step, precision, ZFINX)
+    run = run_layer_step(layer, shape, step, kernel=kernel, config="gvsoc-2022", cores=8,
+                         seed=3, precision=precision)
+    run.check()
+    assert run.kernel == kernel + "_x"
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -154,9 +171,20 @@ def test_an_fp16_model_trains_under_gvsoc_2022():
 def test_model_is_refused_at_a_chosen_kernel_without_variant_before_any_run():
     model = Model.load(EXAMPLES / "ds_cnn_kws_fp16.toml")
     choices = ChoiceTable()
-    choices.add(Choice("dw1", "ig", "mm_dw_in_grad_sp_1x4_fp16"))
+    choices.add(Choice("fc", "fw", "mmh_4x6_n"))
     plan_model(model, load_config("pulp-open"), choices=choices)
-    with pytest.raises(NotAvailable, match=r"layer dw1 ig: .*family depthwise_fp16.*zfinx"):
+    with pytest.raises(NotAvailable, match=r"layer fc fw: .*family matmul_fp16.*zfinx"):
+        plan_model(model, load_config("gvsoc-2022"), choices=choices)
+
+
+def test_ds_cnn_plans_the_depthwise_kernels_keeping_values_in_the_stack():
+    """A choice table naming them for the DS-CNN's depthwise layer plans under gvsoc-2022."""
+    for name, kernels in (("ds_cnn_kws", {"fw": "mm_dw_1x4_u2", "ig": "mm_dw_in_grad_sp_1x4"}),
+                          ("ds_cnn_kws_fp16", {"ig": "mm_dw_in_grad_sp_1x4_fp16"})):
+        model = Model.load(EXAMPLES / f"{name}.toml")
+        choices = ChoiceTable()
+        for step, kernel in kernels.items():
+            choices.add(Choice("dw1", step, kernel))
         plan_model(model, load_config("gvsoc-2022"), choices=choices)
 
 
@@ -180,8 +208,8 @@ def test_cli_train_and_deploy_refuse_a_kernel_without_variant_in_one_line(capsys
     from trainlib.deploy import deploy
     model = Model.load(EXAMPLES / "pulp_trainlib_net0.toml")
     choices = ChoiceTable()
-    choices.add(Choice("dw1", "fw", "mm_dw_1x4_u2"))
-    with pytest.raises(NotAvailable, match="family depthwise .*zfinx"):
+    choices.add(Choice("pw1", "fw", "mm_4x6_n"))
+    with pytest.raises(NotAvailable, match="family matmul .*zfinx"):
         deploy(model, 1, config="gvsoc-2022", choices=choices)
     table = tmp_path / "choices.toml"
     choices.save(table)
@@ -192,5 +220,5 @@ def test_cli_train_and_deploy_refuse_a_kernel_without_variant_in_one_line(capsys
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
-        assert "layer dw1 fw: kernel mm_dw_1x4_u2 (depthwise)" in err
-        assert "family depthwise has no variant" in err and "(zfinx)" in err
+        assert "layer pw1 fw: kernel mm_4x6_n (matmul)" in err
+        assert "family matmul has no variant" in err and "(zfinx)" in err
