@@ -19,12 +19,23 @@ rewritten here for that register file, so its control flow and arithmetic exist 
   t5`` to a subroutine of the file) is summarised: a value live across it avoids every
   register the subroutine writes, its arguments and results take the same register on both
   sides, and values live across one call site do not constrain another's.  The macros a
-  routine expands are copied per routine (``<macro>_<stem>_x<region>``) with its map.  A routine
-  whose own values exceed the 30 allocatable x registers somewhere is left out (its source
-  lines dropped; ``zfinx.toml`` lists it with the count), as is a file whose every routine is;
-  where that leaves fewer out, the file's FP loads are first sunk to their uses
-  (``sink_loads``: the 16-bit depthwise kernels, whose loop bodies load all their B words
-  before the first ``vfdotpex``);
+  routine expands are copied per routine (``<macro>_<stem>_x<region>``) with its map;
+* a routine whose own values exceed the 30 allocatable x registers somewhere keeps some x
+  values in stack slots (``spilled_allocation``): it is expanded to plain statements
+  (``flatten``), then the values whose reloads and stores cost least (each weighing 16 per loop
+  around it, so outer-loop counts, strides and pointers go first and the innermost loops' values
+  last) are chosen until no more values are live at once than x registers, one more each time
+  the colouring still fails.  A kept value is reloaded into its own register right before each
+  use (not again where the instruction before left it there) and stored right after each
+  definition live after it; its register is free for f values in between.  The slots sit at
+  the bottom of the frame the entry pushes (under its saved registers; 16-byte aligned, RISC-V
+  psABI), addressed past the routine's own ``addi sp`` frames.  Only values the routine defines
+  go to a slot (an argument, or a callee-saved register the kernel saves itself, stays put).
+  A routine left with no value to keep is left out (its source lines dropped; ``zfinx.toml``
+  lists it with the count), as is a file whose every routine is.  Where that leaves fewer
+  routines out or fewer keeping values in the stack, the file's FP loads are first sunk to
+  their uses (``sink_loads``: the 16-bit depthwise kernels, whose loop bodies load all their B
+  words before the first ``vfdotpex``);
 * ``flw`` / ``fsw`` / ``flh`` / ``fsh`` become ``lw`` / ``sw`` / ``lh`` / ``sh`` (a 16-bit load
   sign-extends where ``flh`` NaN-boxes: a Zhinx operand is bits 15..0, so scalar arithmetic
   reads the same value, and a packed tail element's upper lane stays unused as before);
@@ -33,8 +44,8 @@ rewritten here for that register file, so its control flow and arithmetic exist 
 * every entry symbol ``k`` becomes ``k_x``.
 
 The result computes the same operations in the same order (plus the entries' saves and
-restores), so its outputs are bit-identical to the f-register kernel's
-(tests/kernels/test_zfinx.py).  Files without any FP register or FP move (im2row, transposes,
+restores and the kept values' reloads and stores), so its outputs are bit-identical to the
+f-register kernel's (tests/kernels/test_zfinx.py).  Files without any FP register or FP move (im2row, transposes,
 integer-only element-wise kernels) need no rewrite: their ``_x`` entries name the original file.
 
 Naming: kernel ``k`` (file ``f.s``) has the zfinx variant ``k_x`` in ``f_zfinx.s``, same family

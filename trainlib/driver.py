@@ -346,8 +346,8 @@ def core_kernel(name: str, isa: str, label: str = "") -> str:
     ``for_isa``: ``mm_4x2_n`` -> ``mmx_4x2_n``, ``bias_add`` -> ``bias_add_x``).  The two
     variants take the same argument structure, so only the code called changes.
     NotAvailable names the kernel family and the register-file model when there is none
-    (``mm_dw_1x4_u2``, the ``depthwise_sp.s`` kernels and the 16-bit in-grad ``_sp_1x4`` ones
-    have no single-register-file variant: asm_kernels/zfinx.toml says why)."""
+    (the 4x4, 4x6 and 6x4 matmuls have no single-register-file variant: their register blocks
+    need more than the x registers)."""
     k = catalogue().get(name)
     if k is None or k.selection.zfinx == parse_selection(isa).zfinx:
         return name
@@ -356,8 +356,8 @@ def core_kernel(name: str, isa: str, label: str = "") -> str:
     except KeyError:
         what = f"{name} ({label})" if label else name
         raise NotAvailable(f"kernel {what}: family {k.family} has no variant of it for the "
-                           f"{register_file_model(isa)} of {isa} (asm_kernels/zfinx.toml "
-                           f"lists the kernels left out)") from None
+                           f"{register_file_model(isa)} of {isa} (docs/kernels.md lists "
+                           f"the kernels of both models)") from None
 
 
 def for_core(items: Sequence[Item], isa: str) -> list[Item]:

@@ -220,5 +220,5 @@ def test_cli_train_and_deploy_refuse_a_kernel_without_variant_in_one_line(capsys
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
-        assert "layer pw1 fw: kernel mm_4x6_n (matmul)" in err
+        assert "layer pw1 fw: kernel mm_4x6_n (mm)" in err
         assert "family matmul has no variant" in err and "(zfinx)" in err
