@@ -45,8 +45,9 @@ rewritten here for that register file, so its control flow and arithmetic exist 
 
 The result computes the same operations in the same order (plus the entries' saves and
 restores and the kept values' reloads and stores), so its outputs are bit-identical to the
-f-register kernel's (tests/kernels/test_zfinx.py).  Files without any FP register or FP move (im2row, transposes,
-integer-only element-wise kernels) need no rewrite: their ``_x`` entries name the original file.
+f-register kernel's (tests/kernels/test_zfinx.py).  Files without any FP register or FP move
+(im2row, transposes, integer-only element-wise kernels) need no rewrite: their ``_x`` entries
+name the original file.
 
 Naming: kernel ``k`` (file ``f.s``) has the zfinx variant ``k_x`` in ``f_zfinx.s``, same family
 and argument structure, catalogue ISA the original's with ``_zfinx`` for ``f``
