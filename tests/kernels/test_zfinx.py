@@ -205,6 +205,38 @@ def test_every_frame_keeps_the_stack_16_byte_aligned():
     assert zfinx_gen.frame_code(zfinx_gen.Frame((), 1))[2] == 16
 
 
+def test_spill_code_at_a_hardware_loop_end_stays_in_the_loop():
+    """A reload before the last instruction of a hardware loop goes before its end label (the
+    loop still ends at that instruction), a store after one takes the label (the loop ends at
+    the store); elsewhere a reload follows the labels.  Offsets count the routine's own frame
+    (16 bytes here) above the slot."""
+    src = "\n".join(["    .text", "    .globl k", "k:", "    addi sp, sp, -16", "    li t1, 4",
+                     "    li t0, 3", "    lp.setup x0, t0, 1f", "    addi a0, a0, 1",
+                     "1:  add a1, a1, t1", "2:  addi t1, t1, 1", "    lp.setup x0, t0, 3f",
+                     "    addi a0, a0, 1", "3:  addi t1, t1, 1", "    addi sp, sp, 16",
+                     "    ret", ""])
+    isa = "rv32imfc_xpulpv2"
+    flat = zfinx_gen.flatten("k.s", src, isa, set(range(len(src.split("\n")))))
+    an = zfinx_gen.analyse("k.s", flat, isa)
+    at = {code: pc for pc, ln in an.line.items()
+          if (code := zfinx_gen.code_only(flat.split("\n")[ln]).strip())}
+    adds = sorted(pc for pc, ln in an.line.items() if "addi t1" in flat.split("\n")[ln])
+    plan = zfinx_gen.SpillPlan(6, {at["add a1, a1, t1"], adds[0], adds[1]},
+                               {at["li t1, 4"], adds[0], adds[1]}, set())
+    out = [zfinx_gen.code_only(ln).strip() for ln in
+           zfinx_gen.with_spills(flat, an, 1, [plan], 2).split("\n")]
+    out = [ln for ln in out if ln]
+    i = out.index("li t1, 4")
+    assert out[i + 1] == "sw t1, 24(sp)"                 # slot 2, 16 bytes above
+    i = out.index("add a1, a1, t1")
+    assert out[i - 3:i + 1] == ["addi a0, a0, 1", "lw t1, 24(sp)", "1:", "add a1, a1, t1"]
+    assert out[i + 1:i + 5] == ["2:", "lw t1, 24(sp)", "addi t1, t1, 1", "sw t1, 24(sp)"]
+    j = out.index("lp.setup x0, t0, 3f")
+    assert out[j + 1:j + 6] == ["addi a0, a0, 1", "lw t1, 24(sp)", "addi t1, t1, 1", "3:",
+                                "sw t1, 24(sp)"]
+    assemble(zfinx_gen.with_spills(flat, an, 1, [plan], 2), filename="k.s", family=isa)
+
+
 # column blocks: (N, M, K, ker_size, cores) with quads and tail columns per core, fewer and
 # more channels than cores (the column-split kernels wrap their channel loop), odd ker
 BLOCKS = ((3, 45, 15, 5, 3), (10, 37, 30, 3, 8), (3, 11, 15, 5, 8))
