@@ -128,7 +128,7 @@ mm_dw_sp_1x4_x:
     sw s10, 32(sp)
     sw s11, 36(sp)
     li a7, 0
-    j .Lflat_sp
+    j .Ldepthwise_sp_flat_sp
 mm_dw_in_grad_sp_1x4_x:
     addi sp, sp, -48
     sw ra, 4(sp)
@@ -141,7 +141,7 @@ mm_dw_in_grad_sp_1x4_x:
     sw s10, 32(sp)
     sw s11, 36(sp)
     li a7, 1
-.Lflat_sp:
+.Ldepthwise_sp_flat_sp:
     lw a3, 16(a0)                # M
     add t0, a3, a1
     addi t0, t0, -1
@@ -210,7 +210,7 @@ mm_dw_in_grad_sp_1x4_x:
     add s0, a1, a4
     add s1, s0, a4
     add s2, s1, a4
-    lp.setup x0, a5, .Lflat_ker18
+    lp.setup x0, a5, .Ldepthwise_sp_flat_ker18
     lw s10, 0(a0)
     lw s11, 0(a1)
     lw gp, 0(s0)
@@ -224,9 +224,9 @@ mm_dw_in_grad_sp_1x4_x:
     fmadd.s s4, s10, s11, s4
     fmadd.s s7, s10, gp, s7
     fmadd.s s8, s10, tp, s8
-.Lflat_ker18:
+.Ldepthwise_sp_flat_ker18:
     fmadd.s s9, s10, ra, s9
-.Lflat_store18:
+.Ldepthwise_sp_flat_store18:
     sw s4, 0(s3)
     sw s7, (0 + 4)(s3)
     sw s8, ((0 + 4) + 4)(s3)
@@ -236,21 +236,21 @@ mm_dw_in_grad_sp_1x4_x:
     add t5, t5, t6
 5:
     beqz t0, 8f
-    lp.setup x1, t0, .Lflat_column74
+    lp.setup x1, t0, .Ldepthwise_sp_flat_column74
     mv s4, zero
     mv a0, a2
     mv a1, t5
-    lp.setup x0, a5, .Lflat_ker76
+    lp.setup x0, a5, .Ldepthwise_sp_flat_ker76
     lw s7, 0(a0)
     lw s8, 0(a1)
     add a0, a0, a7
     addi a1, a1, 4
-.Lflat_ker76:
+.Ldepthwise_sp_flat_ker76:
     fmadd.s s4, s7, s8, s4
-.Lflat_store76:
+.Ldepthwise_sp_flat_store76:
     sw s4, 0(s3)
     addi s3, s3, (0 + 4)
-.Lflat_column74:
+.Ldepthwise_sp_flat_column74:
     add t5, t5, a4
 8:
     add a2, a2, a6

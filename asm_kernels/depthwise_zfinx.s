@@ -861,7 +861,7 @@ mm_dw_1x4_u2_x:
     sw s10, 48(sp)
     sw s11, 52(sp)
     li a7, 0
-    j .Lflat_body307
+    j .Ldepthwise_flat_body307
 mm_dw_in_grad_1x4_u2_x:
     addi sp, sp, -64
     sw ra, 16(sp)
@@ -875,7 +875,7 @@ mm_dw_in_grad_1x4_u2_x:
     sw s10, 48(sp)
     sw s11, 52(sp)
     li a7, 1
-.Lflat_body307:
+.Ldepthwise_flat_body307:
     addi sp, sp, -32
     sw s0, 0(sp)
     sw s1, (0 + 4)(sp)
@@ -886,18 +886,18 @@ mm_dw_in_grad_1x4_u2_x:
     sw t0, 32(sp)    # kept in the stack
     sw t1, 36(sp)    # kept in the stack
     sw a6, 44(sp)    # kept in the stack
-    bgeu t0, t1, .Lflat_done307
+    bgeu t0, t1, .Ldepthwise_flat_done307
     srli t2, a3, 2
     sw t2, 40(sp)    # kept in the stack
     andi a3, a3, (1 << 2) - 1
     slli t6, a4, 2
     srli s1, a5, 1
     andi s2, a5, 1
-.Lflat_channel307:
+.Ldepthwise_flat_channel307:
     mv t5, t3
     lw t2, 40(sp)    # kept in the stack
-    beqz t2, .Lflat_tail307
-    lp.setup x1, t2, .Lflat_group307
+    beqz t2, .Ldepthwise_flat_tail307
+    lp.setup x1, t2, .Ldepthwise_flat_group307
     mv t0, zero
     mv t1, zero
     mv t2, zero
@@ -907,8 +907,8 @@ mm_dw_in_grad_1x4_u2_x:
     add s0, a1, a4
     add s3, s0, a4
     add s4, s3, a4
-    beqz s1, .Lflat_odd317
-    lp.setup x0, s1, .Lflat_ker317
+    beqz s1, .Ldepthwise_flat_odd317
+    lp.setup x0, s1, .Ldepthwise_flat_ker317
     lw s5, 0(a0)
     add a0, a0, a7
     lw s6, 0(a0)
@@ -932,10 +932,10 @@ mm_dw_in_grad_1x4_u2_x:
     fmadd.s t0, s6, s8, t0
     fmadd.s t1, s6, gp, t1
     fmadd.s t2, s6, ra, t2
-.Lflat_ker317:
+.Ldepthwise_flat_ker317:
     fmadd.s a6, s6, s10, a6
-.Lflat_odd317:
-    beqz s2, .Lflat_store317
+.Ldepthwise_flat_odd317:
+    beqz s2, .Ldepthwise_flat_store317
     lw s5, 0(a0)
     lw s7, 0(a1)
     lw s11, 0(s0)
@@ -945,33 +945,33 @@ mm_dw_in_grad_1x4_u2_x:
     fmadd.s t1, s5, s11, t1
     fmadd.s t2, s5, tp, t2
     fmadd.s a6, s5, s9, a6
-.Lflat_store317:
+.Ldepthwise_flat_store317:
     sw t0, 0(t4)
     sw t1, (0 + 4)(t4)
     sw t2, ((0 + 4) + 4)(t4)
     sw a6, (((0 + 4) + 4) + 4)(t4)
     addi t4, t4, ((((0 + 4) + 4) + 4) + 4)
-.Lflat_group307:
+.Ldepthwise_flat_group307:
     add t5, t5, t6
-.Lflat_tail307:
-    beqz a3, .Lflat_next307
-    lp.setup x1, a3, .Lflat_column401
+.Ldepthwise_flat_tail307:
+    beqz a3, .Ldepthwise_flat_next307
+    lp.setup x1, a3, .Ldepthwise_flat_column401
     mv t0, zero
     mv a0, a2
     mv a1, t5
-    lp.setup x0, a5, .Lflat_ker403
+    lp.setup x0, a5, .Ldepthwise_flat_ker403
     lw t1, 0(a0)
     lw t2, 0(a1)
     add a0, a0, a7
     addi a1, a1, 4
-.Lflat_ker403:
+.Ldepthwise_flat_ker403:
     fmadd.s t0, t1, t2, t0
-.Lflat_store403:
+.Ldepthwise_flat_store403:
     sw t0, 0(t4)
     addi t4, t4, (0 + 4)
-.Lflat_column401:
+.Ldepthwise_flat_column401:
     add t5, t5, a4
-.Lflat_next307:
+.Ldepthwise_flat_next307:
     lw a6, 44(sp)    # kept in the stack
     add a2, a2, a6
     add t3, t3, a6
@@ -979,8 +979,8 @@ mm_dw_in_grad_1x4_u2_x:
     addi t0, t0, 1
     sw t0, 32(sp)    # kept in the stack
     lw t1, 36(sp)    # kept in the stack
-    bltu t0, t1, .Lflat_channel307
-.Lflat_done307:
+    bltu t0, t1, .Ldepthwise_flat_channel307
+.Ldepthwise_flat_done307:
     lw s0, 0(sp)
     lw s1, (0 + 4)(sp)
     lw s2, ((0 + 4) + 4)(sp)

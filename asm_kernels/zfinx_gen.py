@@ -603,8 +603,8 @@ def flatten(src: str, text: str, isa: str, lines: set[int]) -> str:
     """``text`` with each of its lines ``lines`` that invokes a macro, or labels an
     instruction, replaced by the statements it assembles as, one a line, each label on its own
     line (spill code goes between a label and its instruction).  The ``.L`` labels those define
-    are renamed ``.Lflat_...`` everywhere: a ``\\@`` number in them is counted anew when the
-    macros left invoke again."""
+    are renamed ``.L<stem>_flat_...`` everywhere: a ``\\@`` number in them is counted anew when
+    the macros left invoke again, and the files of a program are assembled as one source."""
     exp = expansion(src, text, isa)
     out: list[str] = []
     defined: set[str] = set()
@@ -620,7 +620,8 @@ def flatten(src: str, text: str, isa: str, lines: set[int]) -> str:
     if defined:
         names = re.compile(WORD.format("(" + "|".join(
             re.escape(n) for n in sorted(defined, key=len, reverse=True)) + ")"))
-        text = names.sub(lambda m: ".Lflat_" + m.group(1)[2:], text)
+        prefix = f".L{src.removesuffix('.s')}_flat_"
+        text = names.sub(lambda m: prefix + m.group(1)[2:], text)
     return text
 
 

@@ -237,6 +237,17 @@ def test_spill_code_at_a_hardware_loop_end_stays_in_the_loop():
     assemble(zfinx_gen.with_spills(flat, an, 1, [plan], 2), filename="k.s", family=isa)
 
 
+def test_a_routine_with_nothing_to_keep_in_the_stack_is_left_out():
+    """31 f values live at once beside the argument a0 and sp: no value the routine defines
+    in an x register to keep in a slot, so it is left out, with its count."""
+    src = "\n".join(["    .text", "    .globl k", "k:",
+                     *(f"    flw f{i}, {4 * i}(a0)" for i in range(31)),
+                     *(f"    fadd.s f0, f0, f{i}" for i in range(1, 31)),
+                     "    fsw f0, 0(a0)", "    ret", ""])
+    with pytest.raises(zfinx_gen.ZfinxError, match=r"every routine: k 32 values"):
+        zfinx_gen.rewrite("k.s", src, "rv32imfc_xpulpv2")
+
+
 # column blocks: (N, M, K, ker_size, cores) with quads and tail columns per core, fewer and
 # more channels than cores (the column-split kernels wrap their channel loop), odd ker
 BLOCKS = ((3, 45, 15, 5, 3), (10, 37, 30, 3, 8), (3, 11, 15, 5, 8))
