@@ -691,22 +691,22 @@ def spill_plan(an: Analysis, r: int, reg: int, ends: set[int], targets: set[int]
     x = ("x", reg)
     pcs = [pc for pc in an.insns if an.reg_of[pc] == r]
     inside = set(pcs)
-    came: dict[int, set[str]] = {pc: set() for pc in pcs}   # "in": region's own, "out"
-    todo = []
+    # which definitions reach each address: "in" the routine's own, "out" the others
+    came: dict[int, set[str]] = {pc: set() for pc in pcs}
+    preds: dict[int, set[int]] = {pc: set() for pc in pcs}
+    for q in an.insns:
+        for s in an.succ[q]:
+            if isinstance(s, int) and s in inside:
+                preds[s].add(q)
+                if q not in inside:
+                    came[s].add("out")
     for pc in an.entry_pcs:
         if pc in inside:
             came[pc].add("out")
-            todo.append(pc)
-    for q in an.insns:
-        if q not in inside:
-            for s in an.succ[q]:
-                if isinstance(s, int) and s in inside and "out" not in came[s]:
-                    came[s].add("out")
-                    todo.append(s)
 
     def leaving(pc: int) -> set[str]:
         return {"in"} if x in an.writes[pc] else came[pc]
-    todo += pcs
+    todo = list(pcs)
     while todo:
         pc = todo.pop()
         now = leaving(pc)
@@ -714,11 +714,6 @@ def spill_plan(an: Analysis, r: int, reg: int, ends: set[int], targets: set[int]
             if isinstance(s, int) and s in inside and not now <= came[s]:
                 came[s] |= now
                 todo.append(s)
-    preds: dict[int, set[int]] = {pc: set() for pc in pcs}
-    for q in an.insns:
-        for s in an.succ[q]:
-            if isinstance(s, int) and s in inside:
-                preds[s].add(q)
     reload, store = set(), set()
     for pc in pcs:
         if x in reads_of(an, pc):
