@@ -346,8 +346,8 @@ def core_kernel(name: str, isa: str, label: str = "") -> str:
     ``for_isa``: ``mm_4x2_n`` -> ``mmx_4x2_n``, ``bias_add`` -> ``bias_add_x``).  The two
     variants take the same argument structure, so only the code called changes.
     NotAvailable names the kernel family and the register-file model when there is none
-    (the 4x4, 4x6 and 6x4 matmuls have no single-register-file variant: their register blocks
-    need more than the x registers)."""
+    (some matmuls have no single-register-file variant, e.g. ``mm_4x6_n``: its register block
+    needs more than the x registers)."""
     k = catalogue().get(name)
     if k is None or k.selection.zfinx == parse_selection(isa).zfinx:
         return name

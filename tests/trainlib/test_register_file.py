@@ -5,9 +5,9 @@ call of a step runs the kernel written for that register-file model (``mmx_*`` m
 ``<k>_x`` kernels of asm_kernels/zfinx_gen.py, depthwise, loss and pooling included), so whole
 training steps of the default net and the DS-CNN run there, on the simulator and deployed, and
 equal the golden model, fp32 and fp16 (the depthwise kernels whose routines hold more values
-than x registers keep some in stack slots).  A step whose kernel has no such variant (the
-matmuls whose register blocks need more than the x registers, 4x4, 4x6 and 6x4, e.g. when a
-choice table names one) is refused before any run, naming the step, the family and the model.
+than x registers keep some in stack slots).  A step whose kernel has no such variant (a
+matmul whose register block needs more than the x registers, e.g. ``mm_4x6_n``, when a choice
+table names one) is refused before any run, naming the step, the family and the model.
 """
 
 from __future__ import annotations
