@@ -607,10 +607,10 @@ OPTIMIZER = Source("optimizer", (
 #
 # the operations of the widening conversion (family convert), sgd_update (optimizer.s) and
 # the narrowing one run one after the other, on the same values: the same bits, without the
-# binary32 gradient buffer and its two extra passes over memory.  With weight_decay = +0 (its bits all zero) the fmadd is left out:
-# float(g) + 0*master is float(g) for every finite master (a -0 gradient may become +0, which
-# changes no difference master - lr*t), so only an infinite master differs (it stays
-# infinite, where the fmadd makes it NaN).
+# binary32 gradient buffer and its two extra passes over memory.  With weight_decay = +0 (its
+# bits all zero) the fmadd is left out: float(g) + 0*master is float(g) for every finite
+# master (a -0 gradient may become +0, which changes no difference master - lr*t), so only an
+# infinite master differs (it stays infinite, where the fmadd makes it NaN).
 # Scheduling: groups of four elements (four halves of g and of w, four words of master) dealt
 # round robin as sgd_update_{p}'s; per group the 8 loads, the conversions, the 4 (8) binary32
 # operations, the master stores, two vfcpka and the two packed w words; the last core takes
