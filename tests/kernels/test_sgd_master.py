@@ -87,6 +87,31 @@ def test_matches_exact_reference(prec, regfile):
             regfile=regfile)
 
 
+@pytest.mark.parametrize("prec", PRECS)
+def test_an_infinite_master_stays_infinite_without_weight_decay(prec):
+    """The one difference of the no-decay loop (weight_decay = +0) from the fused operations
+    (the kernel's header): fma(0, inf, g) is NaN, master - lr*g keeps the infinity.  With a
+    decay the update is NaN, as fmadd.s makes it; finite elements beside them follow the
+    exact reference in both cases (n = 11: a group per core on 2 cores, and a tail)."""
+    master = np.array([np.inf, -np.inf, 1.5, -2.0, 0.25, np.inf, 3.0, -1.0, 2.0, -np.inf, 0.5],
+                      np.float32)
+    g = golden.round_to(np.linspace(-1, 1, master.size), prec)
+    for wd in (0.0, 0.01):
+        out, _ = run16(f"sgd_master_{prec}", dict(master=master, g=bits(g, prec),
+                                                  w=np.zeros(master.size, np.uint16),
+                                                  n=master.size, lr=0.1, weight_decay=wd),
+                       ["master", "w"], cores=2)
+        inf = np.isinf(master)
+        want_m, want_w = reference(master, g, 0.1, wd, prec)
+        if wd == 0.0:
+            assert np.array_equal(out["master"][inf], master[inf])
+            assert_bits_equal(out["w"][inf], master[inf], prec, "w of the infinities")
+        else:
+            assert np.isnan(out["master"][inf]).all() and np.isnan(want_m[inf]).all()
+        assert np.array_equal(out["master"][~inf].view(np.uint32), want_m[~inf].view(np.uint32))
+        assert_bits_equal(out["w"][~inf], want_w[~inf], prec, f"w, wd={wd}")
+
+
 def three_phases(prec, n, cores, lr, wd, seed=0):
     """master, w and cycles of the same update as widen g / sgd_update / narrow master."""
     rng = np.random.default_rng(seed)
