@@ -310,14 +310,16 @@ def master_update(name: str, shape: tuple[int, ...], precision: str, lr: float,
     training), one ``sgd_master_<precision>`` call per tile: the 16-bit gradient ``g`` read
     and widened in registers, ``master`` updated in place by ``sgd_update``'s two fused
     binary32 operations, ``w`` written rounded from the new ``master``.  The same bits as
-    widening ``g`` into an fp32 buffer, ``sgd_update`` and narrowing ``master`` into ``w``,
-    in one pass over the tile and without the buffer."""
-    k = master_kernel(precision)
+    widening ``g`` into an fp32 buffer, ``sgd_update`` and narrowing ``master`` into ``w``
+    (with weight decay +0: for every finite master), in one pass over the tile and without
+    the buffer.  A catalogue without the kernel makes the calls raise NotAvailable, as the
+    other 16-bit steps' calls do (``unavailable``)."""
     sp = Split(1)
     ts = [TensorUse("master", shape, "inout", sp), TensorUse("g", shape, "in", sp, precision),
           TensorUse("w", shape, "out", sp, precision)]
 
     def tile(n: int) -> list[Call]:
-        return [Call(k.name, dict(master=Ref("master"), g=Ref("g"), w=Ref("w"), n=n, lr=lr,
-                                  weight_decay=weight_decay), "sgd")]
+        return [Call(master_kernel(precision).name, dict(
+            master=Ref("master"), g=Ref("g"), w=Ref("w"), n=n, lr=lr,
+            weight_decay=weight_decay), "sgd")]
     return StepSpec(name, "update", "n", math.prod(shape), ts, tile, precision=precision)
