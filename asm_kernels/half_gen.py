@@ -580,7 +580,13 @@ OPTIMIZER = Source("optimizer", (
     K("sgd_update", "sgd", "elements", N1,
       "g += wd*w (written back); w -= lr*g: four rounded packed operations, lr and wd rounded "
       "to the format"),
-), r"""# {what} SGD with weight decay (optimizer.s on packed pairs; PULP-TrainLib B.11):
+    K("sgd_master", "sgd_master", "elements", N1,
+      "mixed precision: master -= lr * (float(g) + wd*master) in binary32 (optimizer.s's two "
+      "fused operations), w = master rounded to the format; one pass, no binary32 gradient"),
+), r"""# {what} SGD: on the 16-bit weights (sgd_update_{p}), and on binary32 master weights with
+# 16-bit gradient and weights (sgd_master_{p}, mixed-precision training).
+#
+# sgd_update_{p} (optimizer.s on packed pairs; PULP-TrainLib B.11):
 #
 #   g = g + wd * w        (written back, as the fp32 kernel does)
 #   w = w - lr * g
@@ -592,10 +598,30 @@ OPTIMIZER = Source("optimizer", (
 # a group's eight loads, then 16 packed operations, then eight stores; the last core takes the
 # n % 8 tail one element at a time.
 #
-# a0 -> struct sgd {{w, g, n, lr, weight_decay}}; a1 = number of cores.
+# sgd_master_{p}: the update of an fp32 master copy from a 16-bit gradient, and the 16-bit
+# weights the next step computes with, in one pass:
+#
+#   t      = fma(wd, master, float(g))      (fmadd.s; float(g) exact: fcvt.s.{f})
+#   master = fma(-lr, t, master)            (fnmsub.s)
+#   w      = master rounded to {what}        (nearest even: vfcpka.{f}.s packs two)
+#
+# the operations of the widening conversion (family convert), sgd_update (optimizer.s) and
+# the narrowing one run one after the other, on the same values: the same bits, without the
+# binary32 gradient buffer and its two extra passes over memory.  With weight_decay = +0 (its
+# bits all zero) the fmadd is left out: float(g) + 0*master is float(g) for every finite
+# master (a -0 gradient may become +0, which changes no difference master - lr*t), so only an
+# infinite master differs (it stays infinite, where the fmadd makes it NaN).
+# Scheduling: groups of four elements (four halves of g and of w, four words of master) dealt
+# round robin as sgd_update_{p}'s; per group the 8 loads, the conversions, the 4 (8) binary32
+# operations, the master stores, two vfcpka and the two packed w words; the last core takes
+# the n % 4 tail one element at a time (fcvt.{f}.s, fsh).
+#
+# a0 -> struct sgd {{w, g, n, lr, weight_decay}} (sgd_update_{p}) or struct sgd_master
+# {{master, g, w, n, lr, weight_decay}} (sgd_master_{p}); a1 = number of cores.
     .include "common.inc"
     .text
     .globl sgd_update_{p}
+    .globl sgd_master_{p}
 
 .Lshare:
     deal_groups 1
@@ -641,6 +667,87 @@ sgd_update_{p}:
     addi a4, a4, 2
 4:  addi a3, a3, 2
 9:  ret
+
+# sgd_master's groups of four: g (a4), master (a3), w (a5) from the core's first group on
+# (t2: its byte offset in halves), t3 groups, t4 / t6 bytes between a core's groups in halves /
+# in words; fa0 = lr, fa1 = wd (binary32).  \decay = 0: no weight-decay term.
+.macro master_groups decay
+    beqz t3, .Ldone\@
+    add a6, a4, t2
+    slli a2, t2, 1
+    add a7, a3, a2
+    add t0, a5, t2
+    lp.setup x0, t3, .Lgroup\@
+    flh ft0, 0(a6)
+    flh ft1, 2(a6)
+    flh ft2, 4(a6)
+    flh ft3, 6(a6)
+    words flw, a7, ft4, ft5, ft6, ft7
+    add a6, a6, t4
+    fcvt.s.{f} ft0, ft0          # float(g), exact
+    fcvt.s.{f} ft1, ft1
+    fcvt.s.{f} ft2, ft2
+    fcvt.s.{f} ft3, ft3
+    .if \decay
+    fmadd.s ft0, fa1, ft4, ft0   # t = g + wd * master
+    fmadd.s ft1, fa1, ft5, ft1
+    fmadd.s ft2, fa1, ft6, ft2
+    fmadd.s ft3, fa1, ft7, ft3
+    .endif
+    fnmsub.s ft4, fa0, ft0, ft4  # master -= lr * t
+    fnmsub.s ft5, fa0, ft1, ft5
+    fnmsub.s ft6, fa0, ft2, ft6
+    fnmsub.s ft7, fa0, ft3, ft7
+    words fsw, a7, ft4, ft5, ft6, ft7
+    add a7, a7, t6
+    vfcpka.{f}.s ft0, ft4, ft5   # w: master rounded, two per word
+    vfcpka.{f}.s ft1, ft6, ft7
+    fsw ft0, 0(t0)
+    fsw ft1, 4(t0)
+.Lgroup\@:
+    add t0, t0, t4
+.Ldone\@:
+.endm
+
+# the last core's n % 4 tail (t5 elements at t1 bytes of halves), one element at a time
+.macro master_tail decay
+    beqz t5, .Ldone\@
+    add a4, a4, t1
+    add a5, a5, t1
+    slli t1, t1, 1
+    add a3, a3, t1
+    lp.setup x0, t5, .Lone\@
+    flh ft0, 0(a4)
+    flw ft4, 0(a3)
+    addi a4, a4, 2
+    fcvt.s.{f} ft0, ft0
+    .if \decay
+    fmadd.s ft0, fa1, ft4, ft0
+    .endif
+    fnmsub.s ft4, fa0, ft0, ft4
+    fsw ft4, 0(a3)
+    addi a3, a3, 4
+    fcvt.{f}.s ft4, ft4
+    fsh ft4, 0(a5)
+.Lone\@:
+    addi a5, a5, 2
+.Ldone\@:
+.endm
+
+sgd_master_{p}:
+    split_groups .Lshare, 12, 2
+    words lw, a0, a3, a4, a5     # master, g, w
+    flw fa0, 16(a0)              # lr
+    flw fa1, 20(a0)              # weight decay
+    lw a2, 20(a0)
+    slli t6, t4, 1
+    beqz a2, 5f                  # weight decay +0: no decay term
+    master_groups 1
+    master_tail 1
+    ret
+5:  master_groups 0
+    master_tail 0
+    ret
 """)
 
 

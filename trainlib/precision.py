@@ -35,7 +35,7 @@ import numpy as np
 from asm_kernels.catalogue import Kernel, catalogue, variant
 from trainlib.driver import Call, Ref
 from trainlib.errors import ModelError, NotAvailable
-from trainlib.lowering import MAIN_LABELS, MM_LABEL, Scratch, Split, StepSpec, TensorUse, sgd
+from trainlib.lowering import MAIN_LABELS, MM_LABEL, Scratch, Split, StepSpec, TensorUse
 
 SIXTEEN = ("fp16", "bf16")
 # what each precision needs of the ISA (toolchain.table.parse_selection's extension names):
@@ -290,20 +290,36 @@ def convert_spec(layer: str, step: str, shape: tuple[int, ...], src: str, dst: s
     return StepSpec(layer, step, "n", size, ts, tile, scratch=scratch, precision=dst)
 
 
+MASTER_KERNEL = "sgd_master"
+
+
+def master_kernel(precision: str) -> Kernel:
+    """The mixed-precision SGD kernel of ``precision`` (``sgd_master_fp16`` / ``_bf16``);
+    NotAvailable names it when the catalogue lacks it."""
+    name = f"{MASTER_KERNEL}_{precision}"
+    try:
+        return catalogue()[name]
+    except KeyError:
+        raise NotAvailable(f"no {precision} master-weight update: the catalogue has no kernel "
+                           f"{name}") from None
+
+
 def master_update(name: str, shape: tuple[int, ...], precision: str, lr: float,
                   weight_decay: float) -> StepSpec:
     """SGD on the fp32 master copy, the 16-bit weights rounded from it (mixed-precision
-    training): the 16-bit gradient ``g`` widened to fp32, ``sgd_update`` in fp32 on ``master``,
-    ``master`` narrowed into ``w``."""
-    base = sgd(name, shape, lr, weight_decay)
+    training), one ``sgd_master_<precision>`` call per tile: the 16-bit gradient ``g`` read
+    and widened in registers, ``master`` updated in place by ``sgd_update``'s two fused
+    binary32 operations, ``w`` written rounded from the new ``master``.  The same bits as
+    widening ``g`` into an fp32 buffer, ``sgd_update`` and narrowing ``master`` into ``w``
+    (with weight decay +0: for every finite master), in one pass over the tile and without
+    the buffer.  A catalogue without the kernel makes the calls raise NotAvailable, as the
+    other 16-bit steps' calls do (``unavailable``)."""
     sp = Split(1)
     ts = [TensorUse("master", shape, "inout", sp), TensorUse("g", shape, "in", sp, precision),
           TensorUse("w", shape, "out", sp, precision)]
 
     def tile(n: int) -> list[Call]:
-        (upd,) = base.tile(n)
-        upd = Call(upd.kernel, dict(upd.args, w=Ref("master"), g=Ref("g32")), upd.label)
-        return (convert_calls(precision, "fp32", Ref("g"), Ref("g32"), n) + [upd]
-                + convert_calls("fp32", precision, Ref("master"), Ref("w"), n))
-    return StepSpec(name, "update", "n", base.extent, ts, tile,
-                    scratch=[Scratch("g32", lambda n: n)], precision=precision)
+        return [Call(master_kernel(precision).name, dict(
+            master=Ref("master"), g=Ref("g"), w=Ref("w"), n=n, lr=lr,
+            weight_decay=weight_decay), "sgd")]
+    return StepSpec(name, "update", "n", math.prod(shape), ts, tile, precision=precision)
