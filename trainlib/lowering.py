@@ -572,7 +572,7 @@ def fused_update(wg: StepSpec, updates: dict[str, StepSpec]) -> StepSpec:
     separate step's.  The weight gradient's outputs (``dweight``, ``dbias``) are contiguous
     runs of the split dimension (one line), so a gradient tile and the parameter tile it
     updates are the same ``n * unit`` elements; a master copy is split the same way
-    (``master_weight``), and so is the update's own scratch (``g32_weight``).
+    (``master_weight``), and so is any scratch buffer of the update's own.
     """
     grads = [t for t in wg.tensors if t.role == "out"]
     tensors = [t for t in wg.tensors if t.role != "out"]

@@ -251,7 +251,7 @@ def _ordered(model: Model, items: list[tuple[Work, StepSpec]], order: str,
     """The work items in ``order``: reordered puts each updated layer's input gradient first,
     then its weight gradient fused with the update (after the weights' last read).  A fused
     phase that does not ``fit`` even tiled (a 16-bit layer with fp32 master copies carries
-    the master tile, in and out, and its widened gradient beside the gradient tile) stays two
+    the master tile, in and out, beside the gradient tile) stays two
     phases, the weight gradient and right after it the update: the gradient then lives
     between the two only."""
     if order not in ORDERS:
