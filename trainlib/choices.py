@@ -11,20 +11,25 @@ the same entries inline.  Format (TOML, ``format = "trainlib-choices/1"``)::
 
     [[choice]]
     layer = "conv1"             # layer name in the model
-    step = "fw"                 # fw | wg | ig
+    step = "fw"                 # fw | wg | ig | update.weight | update.bias
     kernel = "mm_4x4_n"         # catalogue kernel for the step's main operation
                                 #   (matmul family; depthwise: mm_dw* for fw,
-                                #    mm_dw_in_grad* for wg and ig)
+                                #    mm_dw_in_grad* for wg and ig); not for an update,
+                                #   whose kernel is fixed by its precision
     tile = 4                    # optional: indices of the split dimension per tile, for a
                                 #   step streamed from L2 (Co for fw/wg, Ci for ig, C for
-                                #   depthwise); omitted: the planner's fewest tiles; ignored
+                                #   depthwise, elements for an update); omitted: the
+                                #   planner's fewest tiles; a tile below the extent runs
+                                #   several tiles double-buffered where they fit; ignored
                                 #   when the model is resident in TCDM (steps run whole)
     signature = "conv2d in=..." # optional: Layer.signature(input shape) when tuned; a layer
                                 #   that changed since is refused instead of silently mis-tuned
     cycles = 12345              # optional, informational: what the tuner measured
 
 Steps without an entry use ``trainlib.lowering.DEFAULT_KERNELS``.  Entries are keyed by
-(layer, step); a repeated key is an error.
+(layer, step); a repeated key is an error.  The weight gradient's entry also tiles the fused
+weight-gradient/update phase of the reordered update order (``trainlib.memplan``); the
+``update.<param>`` entries tile the SGD update phases that stay on their own.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ FORMAT = "trainlib-choices/1"
 CHOICE_KINDS = {"layer": "str", "step": "str", "kernel": "str", "tile": "int", "signature": "str",
                 "cycles": "int"}
 KEYS = set(CHOICE_KINDS)
+UPDATE_STEPS = ("update.weight", "update.bias")
+STEPS = ("fw", "wg", "ig", *UPDATE_STEPS)
 
 
 @dataclass(frozen=True)
@@ -61,9 +68,13 @@ class ChoiceTable:
         return self.entries.get((layer, step))
 
     def add(self, c: Choice) -> None:
-        if c.step not in ("fw", "wg", "ig"):
-            raise ModelError(f"choice for layer {c.layer}: step must be fw, wg or ig, "
-                             f"not {c.step!r}")
+        if c.step not in STEPS:
+            raise ModelError(f"choice for layer {c.layer}: step must be one of "
+                             f"{', '.join(STEPS)}, not {c.step!r}")
+        if c.step in UPDATE_STEPS and c.kernel is not None:
+            raise ModelError(f"choice for layer {c.layer} {c.step}: an update has no kernel "
+                             f"choice (its kernel is fixed by the layer's precision); give "
+                             f"only its tile")
         if c.tile is not None and (not isinstance(c.tile, int) or c.tile < 1):
             raise ModelError(f"choice for layer {c.layer} {c.step}: tile must be a positive "
                              f"integer, not {c.tile!r}")

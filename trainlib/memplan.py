@@ -323,8 +323,10 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
     phases = []
     for w, spec in _ordered(model, items, order, fits):
         c = None
-        if w.kind in ("fw", "wg", "ig", "wg+update"):
-            c = ch.get(model.layers[w.layer].name, "wg" if w.kind == "wg+update" else w.kind)
+        if w.kind in ("fw", "wg", "ig", "update"):
+            c = ch.get(*w.key(model))
+        elif w.kind == "wg+update":     # the fused phase is tiled as its weight gradient
+            c = ch.get(model.layers[w.layer].name, "wg")
         tile = c.tile if c is not None and memory == "l2" else None
         if tile is not None:
             tile = min(tile, spec.extent)           # a sparse gradient has fewer channels

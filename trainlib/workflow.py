@@ -148,12 +148,19 @@ def update_spec(model: Model, layer: str, param: str, shape: tuple[int, ...]) ->
     """The SGD update of ``param`` of ``layer`` over ``shape`` (the whole parameter, or the
     prefix a sparse form updates) in the layer's precision: on the fp32 master copy with
     ``master_weights``."""
-    prec = model.precision_of(layer)
-    if prec != "fp32" and model.master_weights:
-        spec = master_update(layer, shape, prec, model.lr, model.weight_decay)
+    return sgd_spec(layer, param, shape, model.precision_of(layer), model.master_weights,
+                    model.lr, model.weight_decay)
+
+
+def sgd_spec(layer: str, param: str, shape: tuple[int, ...], precision: str,
+             master_weights: bool, lr: float, weight_decay: float) -> StepSpec:
+    """The SGD update of one parameter tensor: in ``precision``, or on its fp32 master copy
+    (a 16-bit layer with ``master_weights``); the autotuner builds it from these alone."""
+    if precision != "fp32" and master_weights:
+        spec = master_update(layer, shape, precision, lr, weight_decay)
     else:
-        spec = sgd(layer, shape, model.lr, model.weight_decay)
-        spec = spec if prec == "fp32" else in_precision(spec, prec)
+        spec = sgd(layer, shape, lr, weight_decay)
+        spec = spec if precision == "fp32" else in_precision(spec, precision)
     spec.step = f"update.{param}"
     return spec
 
@@ -245,7 +252,7 @@ def plan_model(model: Model, cfg: ClusterConfig, memory: str | None = None,
     ch = choices or model.choices
     steps = []
     for w, spec in specs:
-        c = ch.get(model.layers[w.layer].name, w.kind) if w.kind in ("fw", "wg", "ig") else None
+        c = ch.get(*w.key(model)) if w.kind in ("fw", "wg", "ig", "update") else None
         tile = c.tile if c is not None and memory == "l2" else None   # resident: whole steps
         steps.append((w, spec, plan_step(spec, memory, cfg, tile)))
     peak = max(p.tcdm_bytes for _, _, p in steps)

@@ -1,5 +1,9 @@
 """One candidate measured: a layer step run on the simulator with a kernel and a tile.
 
+An SGD update (``update.weight``, ``update.bias``) is a candidate too: its kernel is fixed by
+the precision, its tile is what is tuned, and its golden model is ``golden.sgd`` on the same
+inputs (``run_update_step``).
+
 This is the job the executor runs in a worker process.  Its input (``Job``) and output (a plain
 dict, see ``Measurement``) are plain data, so they cross process and host boundaries (a local
 pool, a Dask cluster) and go into the on-disk cache as JSON.  The whole step runs — prologue,
@@ -18,10 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from isasim.config import ClusterConfig
-from trainlib.errors import TrainlibError
+from trainlib import golden
+from trainlib.errors import ModelError, TrainlibError
 from trainlib.layers import Layer, layer_from_dict, layer_to_dict
-from trainlib.lowering import MAIN_LABELS
-from trainlib.step import run_layer_step
+from trainlib.lowering import MAIN_LABELS, StepSpec
+from trainlib.step import StepRun, run_layer_step, run_spec
+from trainlib.workflow import sgd_spec
 
 
 @dataclass(frozen=True)
@@ -38,20 +44,24 @@ class Job:
     config: dict                     # dataclasses.asdict of the ClusterConfig
     seed: int = 0
     precision: str = "fp32"          # the arithmetic of the step (its kernels and tensors)
+    optimizer: dict | None = None    # an update: lr, weight_decay, master_weights
 
     @classmethod
     def make(cls, layer: Layer, in_shape, step: str, kernel: str, memory: str,
              tile: int | None, cfg: ClusterConfig, seed: int = 0,
-             precision: str = "fp32") -> Job:
+             precision: str = "fp32", optimizer: dict | None = None) -> Job:
         return cls(layer_to_dict(layer), tuple(in_shape), step, kernel, memory, tile,
-                   cfg.cores, dataclasses.asdict(cfg), seed, precision)
+                   cfg.cores, dataclasses.asdict(cfg), seed, precision, optimizer)
 
     def key_data(self) -> dict:
-        """The job as JSON-able data (the cache key is built from it; an fp32 job's key is
-        the same as before precisions existed, so cached fp32 results stay valid)."""
+        """The job as JSON-able data (the cache key is built from it; an fp32 layer step's
+        key is the same as before precisions and updates existed, so cached results stay
+        valid)."""
         d = dataclasses.asdict(self)
         if d["precision"] == "fp32":
             del d["precision"]
+        if d["optimizer"] is None:
+            del d["optimizer"]
         return d
 
 
@@ -112,9 +122,15 @@ def run_candidate(job: Job) -> dict:
     t0 = time.perf_counter()
     try:
         layer = layer_from_dict(dict(job.layer), 0)
-        run = run_layer_step(layer, job.in_shape, job.step, kernel=job.kernel, tile=job.tile,
-                             memory=job.memory, cores=job.cores, config=config_of(job),
-                             seed=job.seed, precision=job.precision)
+        if job.optimizer is not None:
+            run = run_update_step(layer, job.in_shape, job.step, job.optimizer,
+                                  precision=job.precision, tile=job.tile, memory=job.memory,
+                                  cores=job.cores, config=config_of(job), seed=job.seed)
+        else:
+            run = run_layer_step(layer, job.in_shape, job.step, kernel=job.kernel,
+                                 tile=job.tile, memory=job.memory, cores=job.cores,
+                                 config=config_of(job), seed=job.seed,
+                                 precision=job.precision)
     except TrainlibError as e:
         return Measurement("error", message=str(e),
                            seconds=time.perf_counter() - t0).to_dict()
@@ -135,6 +151,47 @@ def run_candidate(job: Job) -> dict:
             f"{k} off by {v:.3g}x the bound" for k, v in errors.items() if not v <= 1.0),
         seconds=time.perf_counter() - t0)
     return m.to_dict()
+
+
+def update_spec_of(layer: Layer, in_shape, step: str, optimizer: dict,
+                   precision: str = "fp32") -> StepSpec:
+    """The spec of ``step`` (``update.<param>``) of the layer, as a model with ``optimizer``
+    (lr, weight_decay, master_weights) in ``precision`` runs it (``workflow.update_spec``)."""
+    param = step.removeprefix("update.")
+    shapes = layer.params(tuple(in_shape))
+    if param not in shapes:
+        raise ModelError(f"layer {layer.name}: no parameter {param!r} to update "
+                         f"(it has {', '.join(shapes) or 'none'})")
+    return sgd_spec(layer.name, param, shapes[param], precision,
+                    bool(optimizer.get("master_weights")), float(optimizer["lr"]),
+                    float(optimizer.get("weight_decay", 0.0)))
+
+
+def run_update_step(layer: Layer, in_shape, step: str, optimizer: dict, *,
+                    precision: str = "fp32", tile: int | None = None, memory: str = "l2",
+                    cores: int = 8, config: str | ClusterConfig = "pulp-open",
+                    seed: int = 0) -> StepRun:
+    """Run one SGD update of the layer's parameter on random inputs (in their formats) with
+    the given tile; the StepRun carries the golden outputs (``golden.sgd``: on the fp32 master
+    copy, the 16-bit weights rounded from it, with master weights) and their bounds (two
+    operations, ``golden.tolerance``)."""
+    spec = update_spec_of(layer, in_shape, step, optimizer, precision)
+    rng = np.random.default_rng(seed)
+    data = {t.name: golden.round_to(rng.standard_normal(t.shape), t.fmt).astype(np.float32)
+            for t in spec.tensors if t.role in ("in", "inout")}
+    run = run_spec(spec, data, memory=memory, tile=tile, cores=cores, config=config)
+    lr, wd = float(optimizer["lr"]), float(optimizer.get("weight_decay", 0.0))
+    w = data.get("master", data.get("w"))
+    mag = np.abs(w.astype(np.float64)) + lr * (np.abs(data["g"]) + wd * np.abs(w))
+    if "master" in data:
+        new = golden.sgd(w, data["g"], lr, wd)
+        run.golden = {"master": new, "w": golden.round_to(new, precision)}
+        run.bounds = {"master": golden.tolerance(mag, 2),
+                      "w": golden.tolerance(mag, 2, precision, acc="fp32")}
+    else:
+        run.golden = {"w": golden.sgd(w, data["g"], lr, wd, precision)}
+        run.bounds = {"w": golden.tolerance(mag, 2, precision)}
+    return run
 
 
 def warm_up() -> None:

@@ -8,7 +8,12 @@ Per step, in two phases:
 2. tilings: for the ``top_kernels`` fastest kernels of phase 1, the ``tilings`` other tilings
    of the tiler that the estimate ranks best (border tiles included), each run only if its
    estimate is within ``explore`` times the best run so far (the estimate has learnt the
-   kernel's real speed in phase 1, so one far above the best is not worth a run).
+   kernel's real speed in phase 1, so one far above the best is not worth a run).  When the
+   reference streams the step as one tile, the fastest kernel also tries the fewest
+   double-buffered tiles (``overlap_option``), so transfers that one tile serialises with the
+   compute get a chance to overlap it.
+
+An SGD update searches its tiling only: its kernel is fixed by the precision.
 
 Candidates run best estimate first.  Before one is submitted its lower bound (``estimate``:
 the kernel's unavoidable instructions on the busiest core, plus the helper calls measured at
@@ -53,7 +58,7 @@ from trainlib.tune.estimate import (
     main_estimate,
 )
 from trainlib.tune.executor import Executor, Outcome
-from trainlib.tune.measure import Job, Measurement
+from trainlib.tune.measure import Job, Measurement, update_spec_of
 from trainlib.tune.tiler import TileOption, tilings
 
 # The helper calls' cycles measured at a tiling bound those of another kernel at the same
@@ -106,26 +111,18 @@ class StepSearch:
 
     def __init__(self, layer: Layer, in_shape: tuple[int, ...], step: str,
                  cfg: ClusterConfig, memory: str, opts: SearchOptions,
-                 cal: Calibration, precision: str = "fp32") -> None:
+                 cal: Calibration, precision: str = "fp32",
+                 optimizer: dict | None = None) -> None:
         self.layer, self.in_shape, self.step = layer, tuple(in_shape), step
         self.cfg, self.memory, self.opts, self.cal = cfg, memory, opts, cal
-        self.precision = precision
+        self.precision, self.optimizer = precision, optimizer
         self.local = Calibration()
-        self.default_kernel = DEFAULT_KERNELS[(layer.kind, step)]
         self.specs: dict[str, StepSpec] = {}
         self.rejected: dict[str, str] = {}
-        try:            # the default's counterpart in the precision, on the core's registers
-            self.default_kernel = core_kernel(default_kernel(self.default_kernel, precision),
-                                              cfg.xpulp)
-        except NotAvailable as e:
-            self.rejected[self.default_kernel] = str(e)
-        for k in kernel_candidates(layer, step, precision, cfg.xpulp):
-            spec = layer_step(layer, self.in_shape, step, k, precision)
-            why = unavailable(spec, cfg.xpulp)
-            if why:
-                self.rejected[k] = why
-            else:
-                self.specs[k] = spec
+        if optimizer is not None:
+            self._update_kernel()
+        else:
+            self._layer_kernels()
         self.candidates: list[Candidate] = []
         self.queue: list[Candidate] = []
         self.in_flight: list[Candidate] = []
@@ -147,6 +144,37 @@ class StepSearch:
         self.reference = self._reference(base)
         for k in self.specs:
             self._add(self.reference, k, forced=opts.exhaustive or k == self.default_kernel)
+
+    def _layer_kernels(self) -> None:
+        """A layer step: every applicable catalogue kernel, the default's counterpart in the
+        precision on the core's registers first."""
+        layer, step, precision, xpulp = self.layer, self.step, self.precision, self.cfg.xpulp
+        self.default_kernel = DEFAULT_KERNELS[(layer.kind, step)]
+        try:
+            self.default_kernel = core_kernel(default_kernel(self.default_kernel, precision),
+                                              xpulp)
+        except NotAvailable as e:
+            self.rejected[self.default_kernel] = str(e)
+        for k in kernel_candidates(layer, step, precision, xpulp):
+            spec = layer_step(layer, self.in_shape, step, k, precision)
+            why = unavailable(spec, xpulp)
+            if why:
+                self.rejected[k] = why
+            else:
+                self.specs[k] = spec
+
+    def _update_kernel(self) -> None:
+        """An SGD update: one kernel, fixed by the precision (only the tiling is searched)."""
+        assert self.optimizer is not None
+        spec = update_spec_of(self.layer, self.in_shape, self.step, self.optimizer,
+                              self.precision)
+        why = unavailable(spec, self.cfg.xpulp)
+        self.default_kernel = "sgd" if why else core_kernel(spec.tile(1)[0].kernel,
+                                                            self.cfg.xpulp)
+        if why:
+            self.rejected[self.default_kernel] = why
+        else:
+            self.specs[self.default_kernel] = spec
 
     @property
     def name(self) -> str:
@@ -250,11 +278,27 @@ class StepSearch:
     def _tiling_phase(self) -> None:
         done = sorted((c for c in self.candidates if c.result is not None and c.result.ok),
                       key=lambda c: c.cycles)
-        for c in done[:self.opts.top_kernels]:
+        for i, c in enumerate(done[:self.opts.top_kernels]):
             others = [o for o in self.options if o != self.reference]
             others.sort(key=lambda o: self.estimate(o, c.kernel))
-            for o in others[:self.opts.tilings]:
+            picks = others[:self.opts.tilings]
+            overlap = self.overlap_option()
+            if i == 0 and overlap is not None and overlap not in picks:
+                picks.append(overlap)
+            for o in picks:
                 self._add(o, c.kernel)
+
+    def overlap_option(self) -> TileOption | None:
+        """When the reference runs the step as one streamed tile (load all, compute, store
+        all: nothing overlaps), the fewest tiles that double-buffer, else None.  The tiling
+        phase always tries it with the fastest kernel: how much of the transfers the compute
+        hides depends on the TCDM traffic the DMA and the kernel share, which the estimate
+        does not model, so it may rank the overlap below tilings that turn out slower."""
+        ref = self.reference
+        if ref is None or ref.memory != "l2" or ref.tiles > 1:
+            return None
+        db = [o for o in self.options if o.double_buffer and o.tiles > 1]
+        return min(db, key=lambda o: (o.tiles, o.border)) if db else None
 
     def record(self, c: Candidate, m: Measurement) -> None:
         """A candidate's result (running, or still queued when the cache had it)."""
@@ -267,7 +311,8 @@ class StepSearch:
 
     def job(self, c: Candidate) -> Job:
         return Job.make(self.layer, self.in_shape, self.step, c.kernel, self.memory,
-                        c.option.run_tile, self.cfg, self.opts.seed, self.precision)
+                        c.option.run_tile, self.cfg, self.opts.seed, self.precision,
+                        self.optimizer)
 
     def kernels_of(self, kernel: str) -> list[str]:
         """Every kernel the step's program contains with ``kernel`` as its main one (those the

@@ -3,8 +3,11 @@
 ``tune_model(model, TuneOptions(...))`` tunes every step of a training step that has a kernel
 choice (forward, weight and input gradient of linear, conv2d, pointwise and depthwise layers,
 as the model's work list runs them) under the model's memory plan (resident steps have one
-tiling; streamed ones are tiled), and returns a ``Tuning``: per step the winner, the
-runner-up, the default kernel's run, every candidate with its status, and the explanation.
+tiling; streamed ones are tiled), and, for a model streamed from L2, the tiling of every SGD
+update (its kernel is fixed by the precision; several double-buffered tiles overlap the
+transfers with the update where one tile would serialise load, update and store), and
+returns a ``Tuning``: per step the winner, the runner-up, the default kernel's run, every
+candidate with its status, and the explanation.
 ``Tuning.choice_table()`` is what ``trainlib train --choices`` reads.
 
 An executor and a cache can be passed in (tests inject a job function that hangs or lies);
@@ -126,7 +129,8 @@ class Tuning:
             w = s.winner
             if w is None:
                 continue
-            t.add(Choice(s.layer, s.step, w.kernel, w.option.run_tile, s.signature, w.cycles))
+            kernel = None if s.search.optimizer is not None else w.kernel
+            t.add(Choice(s.layer, s.step, kernel, w.option.run_tile, s.signature, w.cycles))
         return t
 
     def dumps(self) -> str:
@@ -138,14 +142,21 @@ class Tuning:
             s = next(t for t in self.steps if (t.layer, t.step) == (layer, step))
             w = s.winner
             assert w is not None and w.result is not None
-            note = f"# {layer} {step}: {w.label}, {w.result.mac_per_cycle:.2f} MAC/cycle"
-            if s.speedup:
+            note = f"# {layer} {step}: {w.label}"
+            if s.macs:
+                note += f", {w.result.mac_per_cycle:.2f} MAC/cycle"
+            if s.speedup and s.search.optimizer is not None:
+                note += f", {s.speedup:.2f}x over the planner's {s.default.option.describe()}"
+            elif s.speedup:
                 note += f", {s.speedup:.2f}x over {s.search.default_kernel}"
             out.append(f"{note}\n[[choice]]\n{body}")
         return "".join(out)
 
 
-Steps = list[tuple[Layer, tuple[int, ...], str] | tuple[Layer, tuple[int, ...], str, str]]
+# (layer, input shape, step[, precision[, optimizer]]): an update step's optimizer is a dict of
+# lr, weight_decay and master_weights (``measure.Job.optimizer``)
+Steps = list[tuple[Layer, tuple[int, ...], str] | tuple[Layer, tuple[int, ...], str, str]
+             | tuple[Layer, tuple[int, ...], str, str, dict]]
 
 
 def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str]]:
@@ -158,6 +169,17 @@ def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str]]:
         if w.kind in ("fw", "wg", "ig") and isinstance(la, TUNABLE):
             out.append((la, shapes[w.layer], w.kind, model.precision_of(la.name)))
     return out
+
+
+def update_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str, dict]]:
+    """The SGD updates of a training step (one per parameter tensor of each updated layer),
+    each with its layer's precision and the model's optimizer."""
+    shapes = model.shapes()
+    optimizer = {"lr": model.lr, "weight_decay": model.weight_decay,
+                 "master_weights": model.master_weights}
+    return [(model.layers[w.layer], shapes[w.layer], f"update.{w.param}",
+             model.precision_of(model.layers[w.layer].name), optimizer)
+            for w in work_list(model) if w.kind == "update"]
 
 
 def tune_steps(steps: Steps, memory: str,
@@ -196,7 +218,10 @@ def tune_steps(steps: Steps, memory: str,
 def tune_model(model: Model, opts: TuneOptions, **kw) -> Tuning:
     """Tune the model's steps under its memory plan (``opts.memory`` overrides it)."""
     plan = plan_model(model, opts.cluster(), opts.memory)
-    tuning = tune_steps(model_steps(model), plan.memory, opts, **kw)
+    steps: Steps = list(model_steps(model))
+    if plan.memory == "l2":          # resident updates run whole: nothing to tune
+        steps += update_steps(model)
+    tuning = tune_steps(steps, plan.memory, opts, **kw)
     tuning.meta["model"] = model.name
     return tuning
 
