@@ -20,12 +20,15 @@ def steps_table(t: Tuning, title: str) -> Tabular:
             tab.add(s.layer, s.step, "-", "-", None, None, "-", "-", "-", s.error)
             continue
         d, r = s.default, s.runner_up
-        dflt = (f"{d.cycles:,} ({d.kernel})" if d is not None and d.result is not None
+        # an update's kernel is fixed: its default is the planner's tiling
+        base = (d.kernel if s.search.optimizer is None else d.option.describe()) if d else ""
+        dflt = (f"{d.cycles:,} ({base})" if d is not None and d.result is not None
                 and d.result.ok else "-")
         ru = f"{r.label} +{r.cycles / w.cycles - 1:.1%}" if r is not None else "-"
         ex = s.explanation()
         tab.add(s.layer, s.step, w.option.describe(), w.kernel, w.cycles,
-                w.result.mac_per_cycle, dflt, f"{s.speedup:.2f}x" if s.speedup else "-", ru,
+                w.result.mac_per_cycle if s.macs else None, dflt,
+                f"{s.speedup:.2f}x" if s.speedup else "-", ru,
                 ex.text() if ex is not None else "-")
     return tab
 
