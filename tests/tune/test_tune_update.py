@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.deploy.helpers import assert_same_as_step_runs
 from trainlib.choices import Choice, ChoiceTable
 from trainlib.cli import matches
+from trainlib.deploy import deploy, run_deployed
 from trainlib.driver import run_config
 from trainlib.errors import ModelError
 from trainlib.memplan import plan_memory
@@ -114,3 +116,19 @@ def test_bad_update_entries_are_refused(entry, message):
     e = {"layer": "fc1", "step": "update.weight", "tile": 4, **entry}
     with pytest.raises(ModelError, match=message):
         ChoiceTable.from_entries([e])
+
+
+def test_the_deployed_program_runs_the_update_in_the_tables_tiles(tmp_path):
+    """``trainlib deploy --choices``: the update phase takes the table's tile and the program
+    trains bit for bit like the step-by-step runs with the same table, which follow the golden
+    model."""
+    model = _model()
+    table = ChoiceTable()
+    table.add(Choice("fc1", "update.weight", tile=1152))
+    dep = deploy(model, 2, order="conventional", choices=table)
+    ph = next(p for p in dep.plan.phases if (p.layer, p.step) == ("fc1", "update.weight"))
+    assert ph.plan.tiles == 2 and ph.plan.tiling.double_buffer and not ph.note
+    run = run_deployed(dep, program=dep.write(tmp_path / "net.elf"))
+    res = train(model, 2, choices=table)
+    assert_same_as_step_runs(run.losses, run.params, res)
+    assert not matches(res, model)
