@@ -57,6 +57,8 @@ SLICE_SECONDS = 0.1
 _PREDECODE: dict[int, dict[tuple, tuple[np.ndarray, list[int], np.ndarray]]] = {}
 _DISASM: dict[int, dict[int, str]] = {}
 _TRANSLATED: dict[int, dict[tuple, TX.Translation]] = {}
+# the kinds of engine.run arguments (dtypes, dimensions, layout) compiled for in this process
+_ENGINE_COMPILED: set[tuple] = set()
 
 
 def _forget(key: int) -> None:
@@ -202,6 +204,9 @@ class Machine:
         self.pcmap = np.full(self.mmap.mem8.size // 2 + 2, -1, dtype=np.int32)
         self.code = np.zeros(0, dtype=np.int32)
         self.slot_pc: list[int] = []
+        self._slot_half: list[int] = []       # each slot's pc map entry (see slot_halfwords)
+        self._half_array = np.zeros(0, dtype=np.int64)
+        self._props: tuple = (None, {})       # see _slot_props
         self._records: list[np.ndarray] = []
         layout = (cfg.xpulp, cfg.half_in_x,
                   tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
@@ -210,6 +215,7 @@ class Machine:
             code, slot_pc, halfwords = cached
             self.code = code.copy()
             self.slot_pc = list(slot_pc)
+            self._slot_half = halfwords.tolist()
             self.pcmap[halfwords] = np.arange(len(slot_pc), dtype=np.int32)
         else:
             for sec in program.executable_sections():
@@ -221,8 +227,7 @@ class Machine:
             self._link(range(len(self.slot_pc)))
             if id(program) not in _PREDECODE:
                 weakref.finalize(program, _forget, id(program))
-            halfwords = np.array([self.mmap.offset_of(a, 2) >> 1 for a in self.slot_pc],
-                                 dtype=np.int64)
+            halfwords = np.array(self._slot_half, dtype=np.int64)
             _PREDECODE.setdefault(id(program), {})[layout] = (self.code.copy(),
                                                               list(self.slot_pc), halfwords)
         self._disasm = _DISASM.setdefault(id(program), {})
@@ -432,6 +437,7 @@ class Machine:
             rec[L.F_IMM2] = BOX_ZEXT       # GVSoC's zero-extended 16-bit results
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
+        self._slot_half.append(off >> 1)
         self._records.append(rec)
         self.pcmap[off >> 1] = slot
         if grow:
@@ -440,6 +446,20 @@ class Machine:
             if len(self.slot_pc) > self._cap:
                 self._grow_profile()
         return slot
+
+    def slot_halfwords(self) -> np.ndarray:
+        """The pc map entry of each slot, where its number is written.  Only these entries
+        of the pc map can hold a slot (the others are -1): a snapshot of the map is theirs."""
+        if self._half_array.size != len(self._slot_half):
+            self._half_array = np.array(self._slot_half, dtype=np.int64)
+        return self._half_array
+
+    def forget_slots_after(self, n: int) -> None:
+        """Drop the slots decoded after the first ``n`` (a replay's restore): their pc map
+        entries go back to -1 (the caller restores the entries of the others)."""
+        self.pcmap[self.slot_halfwords()[n:]] = -1
+        del self.slot_pc[n:]
+        del self._slot_half[n:]
 
     def _link(self, slots) -> None:
         """Fill the engine's next / branch-target links of ``slots`` (see predecode.link)."""
@@ -558,8 +578,15 @@ class Machine:
         """Compile (or load from numba's cache) the loop for the current arguments without
         running it: the version that calls translated code is compiled apart from the other.
         A cold compile runs in a child process, so that a Ctrl-C stops the wait at once."""
+        args = self._engine_args(0)
+        # (typing the arguments costs more than many a short run: done once per kind of them)
+        kind = tuple((a.dtype.num, a.ndim, a.flags.c_contiguous, a.flags.writeable)
+                     if isinstance(a, np.ndarray) else type(a) for a in args)
+        if kind in _ENGINE_COMPILED:
+            return
         run = engine.run
-        compile_all([(run, tuple(run.typeof_pyval(a) for a in self._engine_args(0)))])
+        compile_all([(run, tuple(run.typeof_pyval(a) for a in args))])
+        _ENGINE_COMPILED.add(kind)
 
     def _now(self) -> int:
         """The cycle the run has reached: the latest core's."""
@@ -963,11 +990,15 @@ class Machine:
         return int(self._perf_all(core)[event])
 
     def _slot_props(self) -> dict[str, np.ndarray]:
+        """Per slot: what the PULP performance counters count it as (kept until the next
+        decode: ``code`` is then a new array)."""
+        if self._props[0] is self.code:
+            return self._props[1]
         code = self.code.reshape(-1, L.NF)
         op = code[:, L.F_OP]
         mem = code[:, L.F_MEM] & L.MEM_KIND_MASK
         cls = code[:, L.F_CLS]
-        return {
+        props = {
             "load": (op == OP_ID["mem"]) & (mem == L.MEM_LOAD),
             "store": (op == OP_ID["mem"]) & (mem == L.MEM_STORE),
             "jump": (cls == L.TC_JUMP) | (cls == L.TC_JALR),
@@ -975,6 +1006,8 @@ class Machine:
             "rvc": code[:, L.F_LEN] == 2,
             "elw": cls == L.TC_ELW,
         }
+        self._props = (self.code, props)
+        return props
 
     def _perf_all(self, core: int) -> np.ndarray:
         n = len(self.slot_pc)
