@@ -243,6 +243,7 @@ class CsrFile:
 
     def _rebase(self, c: int, before: list[bool]) -> None:
         """Switch counters between frozen (value kept) and live (baseline kept)."""
+        counts = self.m.perf_counters()[c]
         for e in range(32):
             now = self._counting(c, e)
             if now == before[e]:
@@ -250,7 +251,7 @@ class CsrFile:
             # live -> frozen keeps the value (live - baseline); frozen -> live keeps the value by
             # making the baseline live - value: the same expression both ways
             base = self._cs(c, L.CS_PERF_BASE + e)
-            live = self.m.perf_counter(c, e)
+            live = int(counts[e])
             if now and e in (L.PE_CYCLES, L.PE_INSTR) and \
                     not self.m.config.perf_counts_enabling_write:
                 # the CSR write that starts the counter retires after this: leave out its

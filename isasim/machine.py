@@ -57,6 +57,8 @@ SLICE_SECONDS = 0.1
 _PREDECODE: dict[int, dict[tuple, tuple[np.ndarray, list[int], np.ndarray]]] = {}
 _DISASM: dict[int, dict[int, str]] = {}
 _TRANSLATED: dict[int, dict[tuple, TX.Translation]] = {}
+# the PULP performance events counted per instruction kind (Machine._slot_kinds)
+SLOT_EVENTS = [L.PE_LD, L.PE_ST, L.PE_JUMP, L.PE_BRANCH, L.PE_RVC, L.PE_ELW]
 # the kinds of engine.run arguments (dtypes, dimensions, layout) compiled for in this process
 _ENGINE_COMPILED: set[tuple] = set()
 
@@ -206,7 +208,7 @@ class Machine:
         self.slot_pc: list[int] = []
         self._slot_half: list[int] = []       # each slot's pc map entry (see slot_halfwords)
         self._half_array = np.zeros(0, dtype=np.int64)
-        self._props: tuple = (None, {})       # see _slot_props
+        self._kinds: tuple = (None, None)       # see _slot_kinds
         self._records: list[np.ndarray] = []
         layout = (cfg.xpulp, cfg.half_in_x,
                   tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
@@ -987,58 +989,52 @@ class Machine:
 
     def perf_counter(self, core: int, event: int) -> int:
         """Live value of PULP performance event ``event`` for ``core`` (RI5CY PCER numbering)."""
-        return int(self._perf_all(core)[event])
+        return int(self.perf_counters()[core, event])
 
-    def _slot_props(self) -> dict[str, np.ndarray]:
-        """Per slot: what the PULP performance counters count it as (kept until the next
-        decode: ``code`` is then a new array)."""
-        if self._props[0] is self.code:
-            return self._props[1]
+    def _slot_kinds(self) -> np.ndarray:
+        """int64[slots, len(SLOT_EVENTS)]: 1 where a slot's instruction counts as the event
+        (kept until the next decode: ``code`` is then a new array)."""
+        if self._kinds[0] is self.code:
+            return self._kinds[1]
         code = self.code.reshape(-1, L.NF)
         op = code[:, L.F_OP]
         mem = code[:, L.F_MEM] & L.MEM_KIND_MASK
         cls = code[:, L.F_CLS]
-        props = {
-            "load": (op == OP_ID["mem"]) & (mem == L.MEM_LOAD),
-            "store": (op == OP_ID["mem"]) & (mem == L.MEM_STORE),
-            "jump": (cls == L.TC_JUMP) | (cls == L.TC_JALR),
-            "branch": cls == L.TC_BRANCH,
-            "rvc": code[:, L.F_LEN] == 2,
-            "elw": cls == L.TC_ELW,
-        }
-        self._props = (self.code, props)
-        return props
+        kinds = np.stack([(op == OP_ID["mem"]) & (mem == L.MEM_LOAD),       # PE_LD
+                          (op == OP_ID["mem"]) & (mem == L.MEM_STORE),      # PE_ST
+                          (cls == L.TC_JUMP) | (cls == L.TC_JALR),          # PE_JUMP
+                          cls == L.TC_BRANCH,                               # PE_BRANCH
+                          code[:, L.F_LEN] == 2,                            # PE_RVC
+                          cls == L.TC_ELW], axis=1).astype(np.int64)        # PE_ELW
+        self._kinds = (self.code, kinds)
+        return kinds
 
-    def _perf_all(self, core: int) -> np.ndarray:
-        n = len(self.slot_pc)
-        counts = self.PCS.reshape(self.config.cores, self._cap, L.NPS)[core, :n, L.PS_COUNT]
-        props = self._slot_props()
-        cat = self.CAT[core * L.NCAT:(core + 1) * L.NCAT]
-        b = core * L.NCS
-        v = np.zeros(32, dtype=np.int64)
+    def perf_counters(self) -> np.ndarray:
+        """int64[cores, 32]: every core's live PULP performance events."""
+        n = self.config.cores
+        ns = len(self.slot_pc)
+        counts = self.PCS.reshape(n, self._cap, L.NPS)[:, :ns, L.PS_COUNT]
+        cat = self.CAT.reshape(n, L.NCAT)
+        cs = self.CS.reshape(n, L.NCS)
+        v = np.zeros((n, 32), dtype=np.int64)
         # the PCER cycle counter is clock-gated with the core: sleeping cycles do not count
         # (unless the configuration counts them, as GVSoC does)
-        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        v[:, L.PE_CYCLES] = cs[:, L.CS_T]
         if not self.config.sleep_in_cycle_counter:
-            v[L.PE_CYCLES] -= cat[L.C_BARRIER] + cat[L.C_DMA_WAIT] + cat[L.C_IDLE]
-        v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
-        v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
-        v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
-        v[L.PE_IMISS] = cat[L.C_IMISS]     # RI5CY: cycles waiting for instruction fetches
-        v[L.PE_LD] = counts[props["load"]].sum()
-        v[L.PE_ST] = counts[props["store"]].sum()
-        v[L.PE_JUMP] = counts[props["jump"]].sum()
-        v[L.PE_BRANCH] = counts[props["branch"]].sum()
-        v[L.PE_TAKEN_BRANCH] = self.CS[b + L.CS_TAKEN]
-        v[L.PE_RVC] = counts[props["rvc"]].sum()
-        v[L.PE_ELW] = counts[props["elw"]].sum()
-        v[L.PE_LD_EXT] = self.CS[b + L.CS_LD_EXT]
-        v[L.PE_ST_EXT] = self.CS[b + L.CS_ST_EXT]
-        v[L.PE_LD_EXT_CYC] = self.CS[b + L.CS_LD_EXT_CYC]
-        v[L.PE_ST_EXT_CYC] = self.CS[b + L.CS_ST_EXT_CYC]
-        v[L.PE_TCDM_CONT] = cat[L.C_TCDM]
-        v[L.PE_APU_CONT] = cat[L.C_FPU_STRUCT]
-        v[L.PE_APU_DEP] = cat[L.C_FPU_DEP]
+            v[:, L.PE_CYCLES] -= cat[:, L.C_BARRIER] + cat[:, L.C_DMA_WAIT] + cat[:, L.C_IDLE]
+        v[:, L.PE_INSTR] = cs[:, L.CS_INSTRET]
+        v[:, L.PE_LD_STALL] = cat[:, L.C_LOAD_USE]
+        v[:, L.PE_JMP_STALL] = cs[:, L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
+        v[:, L.PE_IMISS] = cat[:, L.C_IMISS]     # RI5CY: cycles waiting for instruction fetches
+        v[:, SLOT_EVENTS] = counts @ self._slot_kinds()[:ns]
+        v[:, L.PE_TAKEN_BRANCH] = cs[:, L.CS_TAKEN]
+        v[:, L.PE_LD_EXT] = cs[:, L.CS_LD_EXT]
+        v[:, L.PE_ST_EXT] = cs[:, L.CS_ST_EXT]
+        v[:, L.PE_LD_EXT_CYC] = cs[:, L.CS_LD_EXT_CYC]
+        v[:, L.PE_ST_EXT_CYC] = cs[:, L.CS_ST_EXT_CYC]
+        v[:, L.PE_TCDM_CONT] = cat[:, L.C_TCDM]
+        v[:, L.PE_APU_CONT] = cat[:, L.C_FPU_STRUCT]
+        v[:, L.PE_APU_DEP] = cat[:, L.C_FPU_DEP]
         return v
 
     def _conflicts(self) -> np.ndarray:
@@ -1085,7 +1081,7 @@ class Machine:
                 self._exit_time[c] = int(self.CS[b + L.CS_MISC])
         order = sorted(range(n), key=lambda c: (self._exit_time[c], c))
         exit_code = next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0)
-        perf = np.stack([self._perf_all(c) for c in range(n)])
+        perf = self.perf_counters()
         warnings = list(self._warnings)
         flags = int(np.bitwise_or.reduce(self.CS[L.CS_WARN::L.NCS]))
         if flags & L.WARN_POSTINC_RD_EQ_RS1:

@@ -51,6 +51,11 @@ _OBJECTS = ("_cap", "_stdout", "_warnings", "_exit_codes", "_exit_time", "_statu
 # pc map entries (a store over it), so the rows of the slots decoded at the snapshot and their
 # pc map entries are all that must be kept (``Machine.slot_halfwords``)
 
+# the buffers of the last snapshot of a closed run, for the next run's (a tuner or a benchmark
+# runs many: fresh pages for each would cost more than the copy)
+_SPARE: list[dict] = []
+
+
 @dataclass
 class Stop:
     """Why ``advance`` returned: ``pause`` (the cycle was reached), ``break`` (a core fetched a
@@ -94,6 +99,9 @@ class RunControl:
         self._commit()
         self.m.trace_sink = self._sink
         self.m.CFG[L.K_PAUSE] = 0
+        if self._spare is not None:
+            _SPARE[:] = [self._spare]
+            self._spare = None
 
     # ---- state of the cores ----------------------------------------------------------------
     def core_time(self, core: int) -> int:
@@ -321,7 +329,7 @@ class RunControl:
         """The state a replay of the coming window starts from.  The buffers of the last
         snapshot that was let go (``_recycle``) are reused: no new memory each window."""
         m = self.m
-        spare, self._spare = self._spare or {}, None
+        spare, self._spare = self._spare or (_SPARE.pop() if _SPARE else {}), None
         state: dict = {}
 
         def keep(name: str, src: np.ndarray) -> None:

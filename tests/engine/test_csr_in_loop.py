@@ -88,11 +88,11 @@ out: .zero 2 * 128
 """
 
 # misa: RV32 (MXL 1), I M F C and X; mvendorid, marchid, mimpid 0; mstatus from reset (the FPU
-# on, FS dirty and SD, MPP read as M) to MIE MPIE MPP FS SD; the WARL masks of mtvec (direct mode: aligned to 4),
-# mepc (aligned to 2), mcause (interrupt bit and the exception code's 5 bits), mie (MSIE MTIE
-# MEIE); fcsr's 8 bits, fflags 0x1f & ~5; uhartid = mhartid; PCER 0 at reset; two mcycle reads
-# 6 cycles apart: the first, a slow CSR, takes 4 (CV32E40P user manual, pipeline.rst "Cycle
-# counts per instruction type"), then two nops
+# on: FS dirty and SD; MPP read as M) to MIE MPIE MPP FS SD; the WARL masks of mtvec (direct
+# mode: aligned to 4), mepc (aligned to 2), mcause (interrupt bit and the exception code's 5
+# bits), mie (MSIE MTIE MEIE); fcsr's 8 bits, fflags 0x1f & ~5; uhartid = mhartid; PCER 0 at
+# reset; two mcycle reads 6 cycles apart: the first, a slow CSR, takes 4 (CV32E40P user manual,
+# pipeline.rst "Cycle counts per instruction type"), then two nops
 EXPECTED = [0x40801124, 0, 0, 0, 0x80007800, 0x80007888, 0xFFFFFFFC, 0xFFFFFFFE, 0x8000001F, 0x888,
             None, 0xFFFFFFFF, 0, 0xFF, 0x1A, None, 0, 6, 0]
 
