@@ -1,10 +1,17 @@
-"""CSR instructions, executed in Python when the compiled loop hands one over (EV_CSR).
+"""CSR instructions: the common ones completed in the compiled loop, the others in Python.
 
-CSR accesses are rare in kernels (hart id at entry, a counter read around a region), so their
-many special cases live here, readable, instead of in the hot loop.  ``CsrFile.access`` computes
-the value the instruction returns and applies its write; the loop then retires the instruction
-with that value.  An unknown CSR, a write to a read-only one, or a CORE-V hardware-loop CSR write
-is an illegal instruction (the loop traps or reports it).
+Every program reads a few CSRs (the hart id at entry, ``mstatus`` to enable the FPU, a cycle
+count around a region).  Those whose value is in the engine's state, and whose write changes
+nothing but their field, the loop completes itself (``loop_access``): the ids, ``misa``,
+``mstatus`` and the trap CSRs, ``fflags``/``frm``/``fcsr`` while the FPU is on, the cycle
+counters' reads, PCER/PCMR reads.  The others, with their many special cases (the PULP
+performance counters' rebasing, hardware-loop CSRs, the retired-instruction count, which the
+loop keeps in a local, the registers kept in a dictionary, every illegal access), are handed to
+Python (EV_CSR): ``CsrFile.access`` computes the value the instruction returns and applies its
+write; the loop then retires the instruction with that value.  An unknown CSR, a write to a
+read-only one, or a CORE-V hardware-loop CSR write is an illegal instruction (the loop traps or
+reports it).  ``CsrFile``'s readers of the CSRs the loop completes call ``loop_read``: one
+definition of each value for both.
 """
 
 from __future__ import annotations
@@ -12,12 +19,111 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from isasim import layout as L
+from isasim import opcodes as O
+from isasim.jitcache import compiled
+from isasim.layout import U
 from isasim.opcodes import OP_ID
 
 M32 = 0xFFFFFFFF
 # mstatus bits this model keeps: MIE, MPIE, MPP, FS (FS is Off or Dirty: writes of 1..3 give 3)
 MSTATUS_MASK = (1 << 3) | (1 << 7) | (3 << 11) | (3 << 13)
 MSTATUS_MPP_M = 3 << 11
+
+
+MISA = 0x40001124              # RV32, I, M, F, C (and X for the Xpulp families: ``loop_read``)
+# the trap CSRs: number, engine state slot, the bits a write keeps (WARL: mie's MSIE MTIE MEIE,
+# mtvec in direct mode, mepc aligned to 2, mcause's interrupt bit and 5-bit code)
+TRAP_FIELDS = ((0x304, L.CS_MIE, 0x888), (0x305, L.CS_MTVEC, 0xFFFFFFFC),
+               (0x340, L.CS_MSCRATCH, M32), (0x341, L.CS_MEPC, 0xFFFFFFFE),
+               (0x342, L.CS_MCAUSE, 0x8000001F), (0x343, L.CS_MTVAL, M32))
+
+
+# ---- the CSRs the compiled loop completes ----------------------------------------------------
+@compiled
+def loop_read(CS, CFG, cb, csr, cycle):
+    """The value of ``csr`` for the core whose state starts at ``CS[cb]`` at cycle ``cycle``
+    (the cycle the instruction issues at), or -1 where Python reads it (``CsrFile``)."""
+    family = CFG[U(L.K_FAMILY)]
+    if csr == 0x300:                # mstatus
+        # MPP is WARL and this core has M-mode only (misa has no U or S), so it reads as M (3)
+        # whatever mret left in the engine's copy
+        v = CS[U(cb + L.CS_MSTATUS)] & MSTATUS_MASK | MSTATUS_MPP_M
+        if (v >> 13) & 3 == 3:
+            v |= 1 << 31            # SD
+        return v
+    if csr == 0x301:                # misa: 'X' for the non-standard extensions
+        return MISA | (1 << 23 if family != L.FAMILY_NONE else 0)
+    for num, slot, _ in TRAP_FIELDS:
+        if csr == num:
+            return CS[U(cb + slot)]
+    if csr == 0x344 or 0xF11 <= csr <= 0xF13:      # mip; mvendorid, marchid, mimpid
+        return 0
+    if (csr == 0xF14 or (csr == 0x014 and family == L.FAMILY_XPULPV2)
+            or (csr == 0xCD0 and family == L.FAMILY_COREV)):      # mhartid, uhartid
+        return CS[U(cb + L.CS_HART)] & M32
+    if 1 <= csr <= 3:               # fflags, frm, fcsr: illegal with the FPU off (Python's)
+        if (CS[U(cb + L.CS_MSTATUS)] >> 13) & 3 == 0:
+            return -1
+        if csr == 1:
+            return CS[U(cb + L.CS_FFLAGS)] & 0x1F
+        if csr == 2:
+            return CS[U(cb + L.CS_FRM)] & 7
+        return (CS[U(cb + L.CS_FRM)] & 7) << 5 | CS[U(cb + L.CS_FFLAGS)] & 0x1F
+    # mcycle, cycle, time and their high halves: the core's clock as the instruction issues
+    if csr == 0xB00 or csr == 0xC00 or csr == 0xC01:
+        return cycle & M32
+    if csr == 0xB80 or csr == 0xC80 or csr == 0xC81:
+        return cycle >> 32 & M32
+    if family == L.FAMILY_XPULPV2 and csr == 0xCC0:
+        return CS[U(cb + L.CS_PCER)]
+    if family == L.FAMILY_XPULPV2 and csr == 0xCC1:
+        return CS[U(cb + L.CS_PCMR)]
+    return -1
+
+
+@compiled
+def loop_write(CS, cb, csr, v):
+    """Write ``v`` to ``csr`` if it is one whose write changes only its field (or nothing);
+    False (nothing written) where Python writes it, or finds the write illegal."""
+    for num, slot, mask in TRAP_FIELDS:
+        if csr == num:
+            CS[U(cb + slot)] = v & mask
+            return True
+    if csr == 0x300:                # mstatus: FS is Off or Dirty (writes of 1..3 give 3)
+        fs = 3 if (v >> 13) & 3 else 0
+        CS[U(cb + L.CS_MSTATUS)] = (v & MSTATUS_MASK & ~(3 << 13)) | (fs << 13)
+    elif csr == 1:
+        CS[U(cb + L.CS_FFLAGS)] = v & 0x1F
+    elif csr == 2:
+        CS[U(cb + L.CS_FRM)] = v & 7
+    elif csr == 3:
+        CS[U(cb + L.CS_FFLAGS)] = v & 0x1F
+        CS[U(cb + L.CS_FRM)] = (v >> 5) & 7
+    elif not (csr == 0x301 or csr == 0x344 or csr == 0xB00 or csr == 0xB80):
+        return False                # (misa, mip and mcycle ignore writes)
+    return True
+
+
+@compiled
+def loop_access(CS, CFG, cb, op, csr, operand, writes, cycle):
+    """A CSR instruction (``csrrw``/``csrrs``/``csrrc``, register or immediate form, with
+    ``operand`` its source value, ``writes`` False for a set or clear from x0 or 0, which only
+    reads), completed in the loop at ``cycle``: the old value, which it returns, its write
+    applied; -1 (nothing done) where Python completes it, as ``CsrFile.access``."""
+    old = loop_read(CS, CFG, cb, csr, cycle)
+    if old < 0:
+        return -1
+    if op == O.OP_CSRRW or op == O.OP_CSRRWI:
+        new = operand
+    elif not writes:
+        return old
+    elif op == O.OP_CSRRS or op == O.OP_CSRRSI:
+        new = old | operand
+    else:
+        new = old & ~operand
+    if not loop_write(CS, cb, csr, new & M32):
+        return -1
+    return old
 
 
 class IllegalCsr(Exception):
@@ -33,40 +139,20 @@ class CsrFile:
         names = machine.isa.csrs
         self.readers: dict[int, Callable[[int], int]] = {}
         self.writers: dict[int, Callable[[int, int], None]] = {}
-        cs = self._cs
-        self._field(names["fflags"], lambda c: cs(c, L.CS_FFLAGS) & 0x1F,
-                    lambda c, v: self._set(c, L.CS_FFLAGS, v & 0x1F), fp=True)
-        self._field(names["frm"], lambda c: cs(c, L.CS_FRM) & 7,
-                    lambda c, v: self._set(c, L.CS_FRM, v & 7), fp=True)
-        self._field(names["fcsr"], lambda c: (cs(c, L.CS_FRM) & 7) << 5 | cs(c, L.CS_FFLAGS) & 0x1F,
-                    self._write_fcsr, fp=True)
-        self._field(names["mstatus"], self._read_mstatus, self._write_mstatus)
-        self._field(names["misa"], lambda c: 0x40001124 | self._xbit(), lambda c, v: None)
-        for name in ("mtvec", "mepc", "mscratch", "mtval"):
-            idx = {"mtvec": L.CS_MTVEC, "mepc": L.CS_MEPC, "mscratch": L.CS_MSCRATCH,
-                   "mtval": L.CS_MTVAL}[name]
-            mask = 0xFFFFFFFE if name == "mepc" else (0xFFFFFFFC if name == "mtvec" else M32)
-            self._field(names[name], lambda c, i=idx: cs(c, i),
-                        lambda c, v, i=idx, mk=mask: self._set(c, i, v & mk))
-        self._field(names["mcause"], lambda c: cs(c, L.CS_MCAUSE),
-                    lambda c, v: self._set(c, L.CS_MCAUSE, v & 0x8000001F))
-        self._field(names["mie"], lambda c: cs(c, L.CS_MIE),
-                    lambda c, v: self._set(c, L.CS_MIE, v & 0x888))
-        self._field(names["mip"], lambda c: 0, lambda c, v: None)
-        for ro in ("mvendorid", "marchid", "mimpid"):
-            self._field(names[ro], lambda c: 0)
-        self._field(names["mhartid"], lambda c: cs(c, L.CS_HART))
-        if "uhartid" in names:
-            self._field(names["uhartid"], lambda c: cs(c, L.CS_HART))
-        for low, high, fn in (("mcycle", "mcycleh", self._cycle),
-                              ("minstret", "minstreth", self._instret)):
-            self._field(names[low], lambda c, f=fn: f(c) & M32, lambda c, v: None)
-            self._field(names[high], lambda c, f=fn: f(c) >> 32 & M32, lambda c, v: None)
-        for low, high, fn in (("cycle", "cycleh", self._cycle), ("instret", "instreth",
-                                                                 self._instret),
-                              ("time", "timeh", self._cycle)):
-            self._field(names[low], lambda c, f=fn: f(c) & M32)
-            self._field(names[high], lambda c, f=fn: f(c) >> 32 & M32)
+        # the CSRs the loop completes: one definition, loop_read / loop_write
+        writable = ("fflags", "frm", "fcsr", "mstatus", "misa", "mie", "mtvec", "mscratch",
+                    "mepc", "mcause", "mtval", "mip", "mcycle", "mcycleh")
+        for name in ("fflags", "frm", "fcsr", "mstatus", "misa", "mie", "mtvec", "mscratch",
+                     "mepc", "mcause", "mtval", "mip", "mvendorid", "marchid", "mimpid",
+                     "mhartid", "uhartid", "mcycle", "mcycleh", "cycle", "cycleh", "time",
+                     "timeh"):
+            if name in names:
+                self._in_loop(names[name], name in writable)
+        self._field(names["minstret"], lambda c: self._instret(c) & M32, lambda c, v: None)
+        self._field(names["minstreth"], lambda c: self._instret(c) >> 32 & M32,
+                    lambda c, v: None)
+        self._field(names["instret"], lambda c: self._instret(c) & M32)
+        self._field(names["instreth"], lambda c: self._instret(c) >> 32 & M32)
         # registers the standard test environments write once (under a trap guard) and that a
         # bare-metal PULP core has no use for: accepted, read back as written
         self.plain: dict[tuple[int, int], int] = {}
@@ -87,46 +173,28 @@ class CsrFile:
         self.m.CS[c * L.NCS + idx] = v
 
     def _field(self, num: int, read: Callable[[int], int],
-               write: Callable[[int, int], None] | None = None, fp: bool = False) -> None:
-        if fp:
-            def guarded_read(c: int, r=read) -> int:
-                self._need_fp(c)
-                return r(c)
-            self.readers[num] = guarded_read
-        else:
-            self.readers[num] = read
+               write: Callable[[int, int], None] | None = None) -> None:
+        self.readers[num] = read
         if write is not None:
             self.writers[num] = write
 
-    def _need_fp(self, c: int) -> None:
-        if (self._cs(c, L.CS_MSTATUS) >> 13) & 3 == 0:
-            raise IllegalCsr
+    def _in_loop(self, num: int, writable: bool) -> None:
+        """A CSR the loop completes (``loop_read``, ``loop_write``), here for the accesses it
+        hands over (an FP CSR with the FPU off, a write to a read-only one: illegal), the
+        commit log and the debugger.  Its cycle counters read the core's clock."""
+        def read(c: int) -> int:
+            v = int(loop_read(self.m.CS, self.m.CFG, c * L.NCS, num, self._cs(c, L.CS_T)))
+            if v < 0:
+                raise IllegalCsr
+            return v
 
-    def _xbit(self) -> int:
-        return 1 << 23 if self.family != "none" else 0     # 'X': non-standard extensions
+        def write(c: int, v: int) -> None:
+            loop_write(self.m.CS, c * L.NCS, num, v)
 
-    def _cycle(self, c: int) -> int:
-        return self._cs(c, L.CS_T)
+        self._field(num, read, write if writable else None)
 
     def _instret(self, c: int) -> int:
         return self._cs(c, L.CS_INSTRET)
-
-    def _read_mstatus(self, c: int) -> int:
-        # MPP is WARL and this core has M-mode only (misa has no U or S), so it reads as M (3)
-        # whatever mret left in the engine's copy
-        v = self._cs(c, L.CS_MSTATUS) & MSTATUS_MASK | MSTATUS_MPP_M
-        if (v >> 13) & 3 == 3:
-            v |= 1 << 31   # SD
-        return v
-
-    def _write_mstatus(self, c: int, v: int) -> None:
-        fs = (v >> 13) & 3
-        v = (v & MSTATUS_MASK & ~(3 << 13)) | ((3 if fs else 0) << 13)
-        self._set(c, L.CS_MSTATUS, v)
-
-    def _write_fcsr(self, c: int, v: int) -> None:
-        self._set(c, L.CS_FFLAGS, v & 0x1F)
-        self._set(c, L.CS_FRM, (v >> 5) & 7)
 
     def _hwloop_csrs(self, names: dict[str, int]) -> None:
         if "lpstart0" not in names:
@@ -175,6 +243,7 @@ class CsrFile:
 
     def _rebase(self, c: int, before: list[bool]) -> None:
         """Switch counters between frozen (value kept) and live (baseline kept)."""
+        counts = self.m.perf_counters()[c]
         for e in range(32):
             now = self._counting(c, e)
             if now == before[e]:
@@ -182,7 +251,7 @@ class CsrFile:
             # live -> frozen keeps the value (live - baseline); frozen -> live keeps the value by
             # making the baseline live - value: the same expression both ways
             base = self._cs(c, L.CS_PERF_BASE + e)
-            live = self.m.perf_counter(c, e)
+            live = int(counts[e])
             if now and e in (L.PE_CYCLES, L.PE_INSTR) and \
                     not self.m.config.perf_counts_enabling_write:
                 # the CSR write that starts the counter retires after this: leave out its

@@ -46,6 +46,7 @@ from isasim import devices as D
 from isasim import icache, jitcache, simd, soc
 from isasim import layout as L
 from isasim import opcodes as O
+from isasim.csr import loop_access
 from isasim.jitcache import compiled
 from isasim.layout import U
 from isasim.memory import load, store, translate
@@ -195,7 +196,8 @@ def slow_csr(csr):
 @compiled
 def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions, mem8, mem16,
                 mem32):
-    """Hardware loops, CSRs (completed by Python), fences, mret, ecall, ebreak, wfi, illegal.
+    """Hardware loops, CSRs (the uncommon ones completed by Python), fences, mret, ecall,
+    ebreak, wfi, illegal.
 
     Returns ``(result, next pc, penalty, penalty category, trap cause or -1, tval, event)``;
     event -2 asks the loop to leave for Python before retiring (CSR not yet computed, bare
@@ -233,13 +235,20 @@ def exec_system(op, c, pc, ln, a, imm, imm2, word, s, slot, CS, CFG, CL, regions
     if op >= O.OP_CSRRW and op <= O.OP_CSRRCI:
         pend = CS[U(cb + L.CS_CSR_PEND)]
         if pend == L.CSR_NONE:
-            return 0, npc, 0, 0, -1, 0, -2
-        CS[U(cb + L.CS_CSR_PEND)] = L.CSR_NONE
-        if pend == L.CSR_ILLEGAL:
-            return 0, npc, 0, 0, L.CAUSE_ILLEGAL, word, 0
+            # the common CSRs are completed here, the others by Python (isasim.csr); a set or
+            # clear whose source field (rs1, or the immediate) is 0 only reads
+            val = loop_access(CS, CFG, cb, op, imm & 0xFFF, imm2 if op >= O.OP_CSRRWI else a,
+                              (word >> 15) & 31 != 0, s)
+            if val < 0:
+                return 0, npc, 0, 0, -1, 0, -2
+        else:
+            CS[U(cb + L.CS_CSR_PEND)] = L.CSR_NONE
+            if pend == L.CSR_ILLEGAL:
+                return 0, npc, 0, 0, L.CAUSE_ILLEGAL, word, 0
+            val = CS[U(cb + L.CS_CSR_VAL)]
         # the slow CSRs make the controller flush the pipeline, as a jump does
         pen = CFG[U(L.K_CSR_SLOW)] - 1 if slow_csr(imm & 0xFFF) else 0
-        return CS[U(cb + L.CS_CSR_VAL)], npc, pen, L.C_JUMP, -1, 0, 0
+        return val, npc, pen, L.C_JUMP, -1, 0, 0
     if op == O.OP_FENCE_I:
         # CV32E40P: a jump to the next instruction (which flushes the prefetch buffer)
         pen = CFG[U(L.K_FENCE_I_PEN)]
@@ -1560,6 +1569,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
 def dependencies() -> list:
     """The modules whose code the loop compiles in (a change to any must recompile it)."""
     from isasim import (
+        csr,
         devices,
         engine,
         icache,
@@ -1577,7 +1587,7 @@ def dependencies() -> list:
         xpulp_alu,
     )
 
-    return [engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd,
+    return [csr, engine, devices, icache, jitcache, layout, memory, opcodes, semantics, simd,
             smallfloat, soc, softfloat, softfloat16, translate, xpulp_alu]
 
 

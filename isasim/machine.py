@@ -57,6 +57,10 @@ SLICE_SECONDS = 0.1
 _PREDECODE: dict[int, dict[tuple, tuple[np.ndarray, list[int], np.ndarray]]] = {}
 _DISASM: dict[int, dict[int, str]] = {}
 _TRANSLATED: dict[int, dict[tuple, TX.Translation]] = {}
+# the PULP performance events counted per instruction kind (Machine._slot_kinds)
+SLOT_EVENTS = [L.PE_LD, L.PE_ST, L.PE_JUMP, L.PE_BRANCH, L.PE_RVC, L.PE_ELW]
+# the kinds of engine.run arguments (dtypes, dimensions, layout) compiled for in this process
+_ENGINE_COMPILED: set[tuple] = set()
 
 
 def _forget(key: int) -> None:
@@ -202,6 +206,9 @@ class Machine:
         self.pcmap = np.full(self.mmap.mem8.size // 2 + 2, -1, dtype=np.int32)
         self.code = np.zeros(0, dtype=np.int32)
         self.slot_pc: list[int] = []
+        self._slot_half: list[int] = []       # each slot's pc map entry (see slot_halfwords)
+        self._half_array = np.zeros(0, dtype=np.int64)
+        self._kinds: tuple = (None, None)       # see _slot_kinds
         self._records: list[np.ndarray] = []
         layout = (cfg.xpulp, cfg.half_in_x,
                   tuple((r.base, r.size, r.offset) for r in self.mmap.regions))
@@ -210,6 +217,7 @@ class Machine:
             code, slot_pc, halfwords = cached
             self.code = code.copy()
             self.slot_pc = list(slot_pc)
+            self._slot_half = halfwords.tolist()
             self.pcmap[halfwords] = np.arange(len(slot_pc), dtype=np.int32)
         else:
             for sec in program.executable_sections():
@@ -221,8 +229,7 @@ class Machine:
             self._link(range(len(self.slot_pc)))
             if id(program) not in _PREDECODE:
                 weakref.finalize(program, _forget, id(program))
-            halfwords = np.array([self.mmap.offset_of(a, 2) >> 1 for a in self.slot_pc],
-                                 dtype=np.int64)
+            halfwords = np.array(self._slot_half, dtype=np.int64)
             _PREDECODE.setdefault(id(program), {})[layout] = (self.code.copy(),
                                                               list(self.slot_pc), halfwords)
         self._disasm = _DISASM.setdefault(id(program), {})
@@ -432,6 +439,7 @@ class Machine:
             rec[L.F_IMM2] = BOX_ZEXT       # GVSoC's zero-extended 16-bit results
         slot = len(self.slot_pc)
         self.slot_pc.append(addr)
+        self._slot_half.append(off >> 1)
         self._records.append(rec)
         self.pcmap[off >> 1] = slot
         if grow:
@@ -440,6 +448,20 @@ class Machine:
             if len(self.slot_pc) > self._cap:
                 self._grow_profile()
         return slot
+
+    def slot_halfwords(self) -> np.ndarray:
+        """The pc map entry of each slot, where its number is written.  Only these entries
+        of the pc map can hold a slot (the others are -1): a snapshot of the map is theirs."""
+        if self._half_array.size != len(self._slot_half):
+            self._half_array = np.array(self._slot_half, dtype=np.int64)
+        return self._half_array
+
+    def forget_slots_after(self, n: int) -> None:
+        """Drop the slots decoded after the first ``n`` (a replay's restore): their pc map
+        entries go back to -1 (the caller restores the entries of the others)."""
+        self.pcmap[self.slot_halfwords()[n:]] = -1
+        del self.slot_pc[n:]
+        del self._slot_half[n:]
 
     def _link(self, slots) -> None:
         """Fill the engine's next / branch-target links of ``slots`` (see predecode.link)."""
@@ -558,8 +580,15 @@ class Machine:
         """Compile (or load from numba's cache) the loop for the current arguments without
         running it: the version that calls translated code is compiled apart from the other.
         A cold compile runs in a child process, so that a Ctrl-C stops the wait at once."""
+        args = self._engine_args(0)
+        # (typing the arguments costs more than many a short run: done once per kind of them)
+        kind = tuple((a.dtype.num, a.ndim, a.flags.c_contiguous, a.flags.writeable)
+                     if isinstance(a, np.ndarray) else type(a) for a in args)
+        if kind in _ENGINE_COMPILED:
+            return
         run = engine.run
-        compile_all([(run, tuple(run.typeof_pyval(a) for a in self._engine_args(0)))])
+        compile_all([(run, tuple(run.typeof_pyval(a) for a in args))])
+        _ENGINE_COMPILED.add(kind)
 
     def _now(self) -> int:
         """The cycle the run has reached: the latest core's."""
@@ -960,52 +989,52 @@ class Machine:
 
     def perf_counter(self, core: int, event: int) -> int:
         """Live value of PULP performance event ``event`` for ``core`` (RI5CY PCER numbering)."""
-        return int(self._perf_all(core)[event])
+        return int(self.perf_counters()[core, event])
 
-    def _slot_props(self) -> dict[str, np.ndarray]:
+    def _slot_kinds(self) -> np.ndarray:
+        """int64[slots, len(SLOT_EVENTS)]: 1 where a slot's instruction counts as the event
+        (kept until the next decode: ``code`` is then a new array)."""
+        if self._kinds[0] is self.code:
+            return self._kinds[1]
         code = self.code.reshape(-1, L.NF)
         op = code[:, L.F_OP]
         mem = code[:, L.F_MEM] & L.MEM_KIND_MASK
         cls = code[:, L.F_CLS]
-        return {
-            "load": (op == OP_ID["mem"]) & (mem == L.MEM_LOAD),
-            "store": (op == OP_ID["mem"]) & (mem == L.MEM_STORE),
-            "jump": (cls == L.TC_JUMP) | (cls == L.TC_JALR),
-            "branch": cls == L.TC_BRANCH,
-            "rvc": code[:, L.F_LEN] == 2,
-            "elw": cls == L.TC_ELW,
-        }
+        kinds = np.stack([(op == OP_ID["mem"]) & (mem == L.MEM_LOAD),       # PE_LD
+                          (op == OP_ID["mem"]) & (mem == L.MEM_STORE),      # PE_ST
+                          (cls == L.TC_JUMP) | (cls == L.TC_JALR),          # PE_JUMP
+                          cls == L.TC_BRANCH,                               # PE_BRANCH
+                          code[:, L.F_LEN] == 2,                            # PE_RVC
+                          cls == L.TC_ELW], axis=1).astype(np.int64)        # PE_ELW
+        self._kinds = (self.code, kinds)
+        return kinds
 
-    def _perf_all(self, core: int) -> np.ndarray:
-        n = len(self.slot_pc)
-        counts = self.PCS.reshape(self.config.cores, self._cap, L.NPS)[core, :n, L.PS_COUNT]
-        props = self._slot_props()
-        cat = self.CAT[core * L.NCAT:(core + 1) * L.NCAT]
-        b = core * L.NCS
-        v = np.zeros(32, dtype=np.int64)
+    def perf_counters(self) -> np.ndarray:
+        """int64[cores, 32]: every core's live PULP performance events."""
+        n = self.config.cores
+        ns = len(self.slot_pc)
+        counts = self.PCS.reshape(n, self._cap, L.NPS)[:, :ns, L.PS_COUNT]
+        cat = self.CAT.reshape(n, L.NCAT)
+        cs = self.CS.reshape(n, L.NCS)
+        v = np.zeros((n, 32), dtype=np.int64)
         # the PCER cycle counter is clock-gated with the core: sleeping cycles do not count
         # (unless the configuration counts them, as GVSoC does)
-        v[L.PE_CYCLES] = self.CS[b + L.CS_T]
+        v[:, L.PE_CYCLES] = cs[:, L.CS_T]
         if not self.config.sleep_in_cycle_counter:
-            v[L.PE_CYCLES] -= cat[L.C_BARRIER] + cat[L.C_DMA_WAIT] + cat[L.C_IDLE]
-        v[L.PE_INSTR] = self.CS[b + L.CS_INSTRET]
-        v[L.PE_LD_STALL] = cat[L.C_LOAD_USE]
-        v[L.PE_JMP_STALL] = self.CS[b + L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
-        v[L.PE_IMISS] = cat[L.C_IMISS]     # RI5CY: cycles waiting for instruction fetches
-        v[L.PE_LD] = counts[props["load"]].sum()
-        v[L.PE_ST] = counts[props["store"]].sum()
-        v[L.PE_JUMP] = counts[props["jump"]].sum()
-        v[L.PE_BRANCH] = counts[props["branch"]].sum()
-        v[L.PE_TAKEN_BRANCH] = self.CS[b + L.CS_TAKEN]
-        v[L.PE_RVC] = counts[props["rvc"]].sum()
-        v[L.PE_ELW] = counts[props["elw"]].sum()
-        v[L.PE_LD_EXT] = self.CS[b + L.CS_LD_EXT]
-        v[L.PE_ST_EXT] = self.CS[b + L.CS_ST_EXT]
-        v[L.PE_LD_EXT_CYC] = self.CS[b + L.CS_LD_EXT_CYC]
-        v[L.PE_ST_EXT_CYC] = self.CS[b + L.CS_ST_EXT_CYC]
-        v[L.PE_TCDM_CONT] = cat[L.C_TCDM]
-        v[L.PE_APU_CONT] = cat[L.C_FPU_STRUCT]
-        v[L.PE_APU_DEP] = cat[L.C_FPU_DEP]
+            v[:, L.PE_CYCLES] -= cat[:, L.C_BARRIER] + cat[:, L.C_DMA_WAIT] + cat[:, L.C_IDLE]
+        v[:, L.PE_INSTR] = cs[:, L.CS_INSTRET]
+        v[:, L.PE_LD_STALL] = cat[:, L.C_LOAD_USE]
+        v[:, L.PE_JMP_STALL] = cs[:, L.CS_JMP_STALL]    # jalr data hazards only (RI5CY)
+        v[:, L.PE_IMISS] = cat[:, L.C_IMISS]     # RI5CY: cycles waiting for instruction fetches
+        v[:, SLOT_EVENTS] = counts @ self._slot_kinds()[:ns]
+        v[:, L.PE_TAKEN_BRANCH] = cs[:, L.CS_TAKEN]
+        v[:, L.PE_LD_EXT] = cs[:, L.CS_LD_EXT]
+        v[:, L.PE_ST_EXT] = cs[:, L.CS_ST_EXT]
+        v[:, L.PE_LD_EXT_CYC] = cs[:, L.CS_LD_EXT_CYC]
+        v[:, L.PE_ST_EXT_CYC] = cs[:, L.CS_ST_EXT_CYC]
+        v[:, L.PE_TCDM_CONT] = cat[:, L.C_TCDM]
+        v[:, L.PE_APU_CONT] = cat[:, L.C_FPU_STRUCT]
+        v[:, L.PE_APU_DEP] = cat[:, L.C_FPU_DEP]
         return v
 
     def _conflicts(self) -> np.ndarray:
@@ -1052,7 +1081,7 @@ class Machine:
                 self._exit_time[c] = int(self.CS[b + L.CS_MISC])
         order = sorted(range(n), key=lambda c: (self._exit_time[c], c))
         exit_code = next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0)
-        perf = np.stack([self._perf_all(c) for c in range(n)])
+        perf = self.perf_counters()
         warnings = list(self._warnings)
         flags = int(np.bitwise_or.reduce(self.CS[L.CS_WARN::L.NCS]))
         if flags & L.WARN_POSTINC_RD_EQ_RS1:

@@ -41,9 +41,19 @@ from isasim import layout as L
 from isasim.memory import NotInRam
 
 WINDOW = 1 << 18        # cycles per snapshot window of an exact-exit run
-# machine attributes a replay restores (arrays copied, Python containers deep-copied)
-_STATE = ("R", "RDY", "CS", "CAT", "PCS", "CL", "OUT", "TR", "pcmap", "code", "slot_pc",
-          "_cap", "_stdout", "_warnings", "_exit_codes", "_exit_time", "_status", "_fault")
+# what a replay restores: arrays the loop may change anywhere, copied whole into the snapshot's
+# buffers (reused window after window) ...
+_ARRAYS = ("R", "RDY", "CS", "CAT", "CL", "OUT", "TR")
+# ... the machine's Python state, copied ...
+_OBJECTS = ("_cap", "_stdout", "_warnings", "_exit_codes", "_exit_time", "_status", "_fault")
+# ... and the text (records, pc map, profile), of which only the part decoded so far: within a
+# window the text only grows (a decode appends a slot, ``code`` becomes a new array) or loses
+# pc map entries (a store over it), so the rows of the slots decoded at the snapshot and their
+# pc map entries are all that must be kept (``Machine.slot_halfwords``)
+
+# the buffers of the last snapshot of a closed run, for the next run's (a tuner or a benchmark
+# runs many: fresh pages for each would cost more than the copy)
+_SPARE: list[dict] = []
 
 
 @dataclass
@@ -72,6 +82,7 @@ class RunControl:
         self.exact_exit = machine.tohost is not None and machine.config.cores > 1
         self._sink = machine.trace_sink
         self._held_chunks: list[np.ndarray] = []
+        self._spare: dict | None = None       # a snapshot let go, its buffers for the next
         if self.exact_exit and self._sink is not None:
             # trace chunks of a window are handed on only once the window stands (no replay)
             machine.trace_sink = self._held_chunks.append
@@ -88,6 +99,9 @@ class RunControl:
         self._commit()
         self.m.trace_sink = self._sink
         self.m.CFG[L.K_PAUSE] = 0
+        if self._spare is not None:
+            _SPARE[:] = [self._spare]
+            self._spare = None
 
     # ---- state of the cores ----------------------------------------------------------------
     def core_time(self, core: int) -> int:
@@ -133,8 +147,11 @@ class RunControl:
             if snap is not None and self.instret(core) > goal:
                 state, self.now, self._exit_limit, self._at_watch = snap
                 self._restore(state)        # woke and ran on: redo the stride cycle by cycle
+                self._recycle(state)
                 stride = 1
                 continue
+            if snap is not None:
+                self._recycle(snap[0])
             if stop.kind != "pause" or (calls & 1023 == 0 and interrupted()):
                 return stop
 
@@ -233,6 +250,13 @@ class RunControl:
         limit = min(until, self.limit)
         # a window of one fetch cycle needs no snapshot: no core can fetch past an exit in it
         snap = self._snapshot() if self.exact_exit and limit > self._next_fetch() else None
+        try:
+            return self._run_window(limit, snap)
+        finally:
+            self._recycle(snap)
+
+    def _run_window(self, limit: int, snap: dict | None) -> Stop:
+        m = self.m
         while True:
             if self._exit_limit is not None:
                 limit = min(limit, self._exit_limit)
@@ -302,23 +326,59 @@ class RunControl:
 
     # ---- snapshots -------------------------------------------------------------------------
     def _snapshot(self) -> dict:
+        """The state a replay of the coming window starts from.  The buffers of the last
+        snapshot that was let go (``_recycle``) are reused: no new memory each window."""
         m = self.m
-        state = {k: copy.deepcopy(getattr(m, k)) if not isinstance(getattr(m, k), np.ndarray)
-                 else getattr(m, k).copy() for k in _STATE}
-        state["mem8"] = m.mmap.mem8.copy()
+        spare, self._spare = self._spare or (_SPARE.pop() if _SPARE else {}), None
+        state: dict = {}
+
+        def keep(name: str, src: np.ndarray) -> None:
+            buf = spare.get(name)
+            if buf is None or buf.shape != src.shape or buf.dtype != src.dtype:
+                buf = np.empty_like(src)
+            np.copyto(buf, src)
+            state[name] = buf
+
+        for k in _ARRAYS:
+            keep(k, getattr(m, k))
+        keep("mem8", m.mmap.mem8)
+        n = len(m.slot_pc)
+        keep("PCS", m.PCS.reshape(-1, m._cap, L.NPS)[:, :n])
+        state["slots"] = n
+        state["code"] = m.code      # not written in place within a window (see above)
+        state["half"] = m.slot_halfwords()
+        state["pcmap"] = m.pcmap[state["half"]]
+        for k in _OBJECTS:
+            state[k] = copy.deepcopy(getattr(m, k))
         state["plain"] = dict(m.csrs.plain)
         state["features_pos"] = m.host.features_pos
         return state
 
     def _restore(self, state: dict) -> None:
         m = self.m
-        for k in _STATE:
-            v = state[k]
-            setattr(m, k, v.copy() if isinstance(v, np.ndarray) else copy.deepcopy(v))
+        for k in _ARRAYS:
+            np.copyto(getattr(m, k), state[k])
         np.copyto(m.mmap.mem8, state["mem8"])
+        for k in _OBJECTS:
+            setattr(m, k, copy.deepcopy(state[k]))
+        n, now = state["slots"], len(m.slot_pc)
+        m.forget_slots_after(n)
+        m.pcmap[state["half"]] = state["pcmap"]
+        m.code = state["code"]
+        pcs = state["PCS"]
+        if m.PCS.size != pcs.shape[0] * m._cap * L.NPS:     # grown in the window
+            m.PCS = np.zeros(pcs.shape[0] * m._cap * L.NPS, dtype=np.int64)
+        rows = m.PCS.reshape(-1, m._cap, L.NPS)
+        rows[:, :n] = pcs
+        rows[:, n:now] = 0      # (the rows past the slots decoded are zero)
         m.csrs.plain = dict(state["plain"])
         m.host.features_pos = state["features_pos"]
         self._held_chunks.clear()
+
+    def _recycle(self, state: dict | None) -> None:
+        """A snapshot no longer needed: its buffers serve the next one."""
+        if state is not None:
+            self._spare = state
 
     def _commit(self) -> None:
         """The window stands: hand its trace chunks on."""
