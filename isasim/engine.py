@@ -513,15 +513,20 @@ def pad_to(CS, CAT, PCS, CL, TR, CFG, code, cap, end, waits):
 
 
 @compiled(inline=True)
-def earliest(CS, n, tmin):
-    """(tmin, later, group): the earliest cycle at which a core acts (no later than the given
-    tmin, a DMA beat's), the earliest cycle after it at which a core outside the group acts,
-    and the group, a mask of the cores acting at tmin.  A running or stopped core (and a
-    sleeper nothing wakes yet) has ``CS_NEXT_T`` BIG: it joins no group, since a group at BIG
-    ends the run."""
-    later = BIG
+def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
+    """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
+
+    One pass finds the earliest cycle and the set of cores acting in it (a bit mask); only
+    those are then woken, arbitrated and granted.  Returns 0 when some core can run again,
+    else the event that ends the run.
+    """
+    n = CFG[U(L.K_NCORES)]
+    tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
+    later = BIG      # the earliest cycle after tmin at which a core outside the group acts
     group = 0
     for i in range(n):
+        # BIG for a running or stopped core (and for a sleeper nothing wakes yet): it joins no
+        # group, since a group at BIG ends the run
         ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
         if ti < tmin:
             if tmin < later:
@@ -532,19 +537,6 @@ def earliest(CS, n, tmin):
             group |= 1 << i
         elif ti < later:
             later = ti
-    return tmin, later, group
-
-
-@compiled(inline=True)
-def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
-    """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
-
-    One pass finds the earliest cycle and the set of cores acting in it (a bit mask); only
-    those are then woken, arbitrated and granted.  Returns 0 when some core can run again,
-    else the event that ends the run.
-    """
-    n = CFG[U(L.K_NCORES)]
-    tmin, later, group = earliest(CS, n, CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG)
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
     if tmin > max_cycles and CFG[U(L.K_PAUSE)] != 0:
@@ -705,96 +697,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
 
 
 @compiled(inline=True)
-def bank_winner(CS, asked, rr, policy):
-    """The requester (a core) of the mask ``asked`` that a bank's arbiter at pointer rr grants:
-    the order of ``rr_before`` (round robin: the first at or after the pointer; rr_arb_tree:
-    the lowest ``index ^ rr``), FIFO the oldest request (ties: the lower core), none the
-    lowest (with no conflicts every requester is granted)."""
-    if asked & (asked - 1) == 0 or policy == L.POLICY_NONE:
-        return lowest_set_bit(asked)
-    if policy == L.POLICY_ROUND_ROBIN:
-        upper = asked & ~((1 << rr) - 1)
-        return lowest_set_bit(upper if upper != 0 else asked)
-    w = lowest_set_bit(asked)
-    x = asked & (asked - 1)
-    while x != 0:
-        i = lowest_set_bit(x)
-        x &= x - 1
-        if (policy == L.POLICY_RR_ARB_TREE and (i ^ rr) < (w ^ rr)) or (
-                policy == L.POLICY_FIFO
-                and CS[U(i * L.NCS + L.CS_PARK_FIRST)] < CS[U(w * L.NCS + L.CS_PARK_FIRST)]):
-            w = i
-    return w
-
-
-@compiled(inline=True)
-def bank_round(CS, CAT, PCS, CL, cap, n, policy, max_cycles):
-    """``schedule``'s round where it is only TCDM bank arbitration: every core acting in the
-    earliest cycle is parked at a bank, and no DMA transfer is under way.  Returns False
-    (having changed nothing) in any other case, which ``schedule`` then handles.
-
-    Per bank, a mask of its requesters gives the winner in a few bit operations
-    (``bank_winner``) and its losers; the result is the full round's to the last counter:
-    the same winners, pointers, lost cycles, conflict matrix, released cores and horizon.  On 8
-    cores meeting on one bank (the bench's matmul: each core waits for it in turn) this is
-    most rounds, and it costs a fraction of the general round."""
-    if CL[U(D.DMA_COUNT)] > 0:
-        return False
-    tmin, later, group = earliest(CS, n, BIG)
-    if tmin > max_cycles:
-        return False
-    # the banks asked (a mask) and, per bank, its requesters
-    banks = 0
-    g = group
-    while g != 0:
-        i = lowest_set_bit(g)
-        g &= g - 1
-        res = CS[U(i * L.NCS + L.CS_PARK_RES)]
-        if CS[U(i * L.NCS + L.CS_STATUS)] != L.ST_PARKED or res < 0 or res >= 32:
-            return False
-        if banks & (1 << res) != 0:
-            CL[U(L.L_BANK_ASKED + res)] |= 1 << i
-        else:
-            CL[U(L.L_BANK_ASKED + res)] = 1 << i
-            banks |= 1 << res
-    CL[U(L.L_NOW)] = tmin
-    released = 0
-    while banks != 0:
-        res = lowest_set_bit(banks)
-        banks &= banks - 1
-        asked = CL[U(L.L_BANK_ASKED + res)]
-        rr = CL[U(L.L_BANK_RR + res)]
-        w = bank_winner(CS, asked, rr, policy)
-        if policy != L.POLICY_NONE:
-            # (FIFO does not read it, but moves it as a round robin does, as ``schedule``)
-            CL[U(L.L_BANK_RR + res)] = pointer_after_grant(w, policy, rr, asked)
-        granted = asked if policy == L.POLICY_NONE else 1 << w
-        released |= granted
-        lost = asked & ~granted
-        while lost != 0:
-            i = lowest_set_bit(lost)
-            lost &= lost - 1
-            CS[U(i * L.NCS + L.CS_NEXT_T)] = tmin + 1
-            CS[U(i * L.NCS + L.CS_LOST)] += 1
-            CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
-    g = released
-    while g != 0:
-        i = lowest_set_bit(g)
-        g &= g - 1
-        b = i * L.NCS
-        charge_lost(CS, CAT, PCS, CL, cap, i)
-        CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
-        CS[U(b + L.CS_NEXT_T)] = BIG
-        CS[U(b + L.CS_GRANTED)] = 1
-        CS[U(b + L.CS_T)] = tmin
-    CL[U(L.L_RELEASED)] = released
-    if group != released and tmin + 1 < later:
-        later = tmin + 1
-    CL[U(L.L_ROUND_HORIZON)] = later
-    return True
-
-
-@compiled(inline=True)
 def next_running(may_run, c):
     """The running core (``may_run``: a non-zero mask) to run after core c: the next one in
     round-robin order, for fairness."""
@@ -929,11 +831,10 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
     policy = CFG[U(L.K_POLICY)]
     while True:
         if may_run == 0:
-            if not bank_round(CS, CAT, PCS, CL, cap, ncores, policy, max_cycles):
-                sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
-                               regions, max_cycles)
-                if sev != 0:
-                    return -1, may_run, after_round, sev
+            sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
+                           max_cycles)
+            if sev != 0:
+                return -1, may_run, after_round, sev
             may_run = CL[U(L.L_RELEASED)]
             after_round = True
             if CL[U(L.L_TEXT_DIRTY)] != 0 or may_run == 0:

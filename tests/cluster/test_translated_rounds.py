@@ -1,12 +1,11 @@
 """Scheduling rounds while the cores run translated code: the same arbitration as interpreted.
 
-While every core to run resumes in translated code, the engine switches cores and takes
-scheduling rounds in ``engine.run_translated_cores``, where a round that is only TCDM bank
-arbitration has a short path of its own (``engine.bank_round``: per bank, a mask of its
-requesters).  These runs force translation of every run (``ISASIM_TRANSLATE=all``), so the
-cores park at translated loads and stores, and check the result against the lockstep reference
-of ``test_lockstep_reference`` and against the interpreted run, under each policy, round-robin
-pointers included.
+While every core to run resumes in translated code, the engine switches cores, grants lone
+accesses and takes scheduling rounds in ``engine.run_translated_cores``, not in the loop.
+These runs force translation of every run (``ISASIM_TRANSLATE=all``), so that the cores park
+at translated loads and stores, and check the result against the lockstep reference of
+``test_lockstep_reference`` and against the interpreted run, under each policy (rr_arb_tree
+included), the banks' round-robin pointers included.
 """
 
 from __future__ import annotations
