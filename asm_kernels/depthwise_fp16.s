@@ -101,7 +101,7 @@
     jr t5
 
 mm_dw_fp16:
-    addi sp, sp, -24
+    addi sp, sp, -32
     words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 0
     jal t5, .Ldw_setup
@@ -261,11 +261,11 @@ mm_dw_fp16:
     bltu t0, t1, .Lmm_dw_fp16_channel
 .Lmm_dw_fp16_done:
     words lw, sp, s0, s1, s2, s3, s4, s5
-    addi sp, sp, 24
+    addi sp, sp, 32
     ret
 
 mm_dw_in_grad_fp16:
-    addi sp, sp, -24
+    addi sp, sp, -32
     words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 1
     jal t5, .Ldw_setup
@@ -434,7 +434,7 @@ mm_dw_in_grad_fp16:
     bltu t0, t1, .Lmm_dw_in_grad_fp16_channel
 .Lmm_dw_in_grad_fp16_done:
     words lw, sp, s0, s1, s2, s3, s4, s5
-    addi sp, sp, 24
+    addi sp, sp, 32
     ret
 
 mm_dw_sp_1x4_fp16:

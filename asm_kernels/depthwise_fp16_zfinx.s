@@ -123,7 +123,7 @@ mm_dw_fp16_x:
     sw s8, 20(sp)
     sw s9, 24(sp)
     sw s10, 28(sp)
-    addi sp, sp, -24
+    addi sp, sp, -32
     words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 0
     jal t5, .Ldw_setup
@@ -283,7 +283,7 @@ mm_dw_fp16_x:
     bltu t0, t1, .Lmm_dw_fp16_channel
 .Lmm_dw_fp16_done:
     words lw, sp, s0, s1, s2, s3, s4, s5
-    addi sp, sp, 24
+    addi sp, sp, 32
     lw s3, 0(sp)
     lw s4, 4(sp)
     lw s5, 8(sp)
@@ -305,7 +305,7 @@ mm_dw_in_grad_fp16_x:
     sw s9, 20(sp)
     sw s10, 24(sp)
     sw s11, 28(sp)
-    addi sp, sp, -24
+    addi sp, sp, -32
     words sw, sp, s0, s1, s2, s3, s4, s5
     li a7, 1
     jal t5, .Ldw_setup
@@ -474,7 +474,7 @@ mm_dw_in_grad_fp16_x:
     bltu t0, t1, .Lmm_dw_in_grad_fp16_channel
 .Lmm_dw_in_grad_fp16_done:
     words lw, sp, s0, s1, s2, s3, s4, s5
-    addi sp, sp, 24
+    addi sp, sp, 32
     lw s3, 0(sp)
     lw s5, 4(sp)
     lw s6, 8(sp)

@@ -1031,7 +1031,7 @@ def dw_kernel(name: str, flipped: bool, f: str, columns: bool = False) -> list[s
     (starting at channel core % N and wrapping), else each core does whole channels."""
     tag = name
     saved = "s0, s1, s2, s3, s4, s5" + (", s6, s7, s8, s9, s10" if columns else "")
-    frame = 48 if columns else 24
+    frame = 48 if columns else 32     # psABI: sp stays a multiple of 16
     out = ["", f"{name}:", f"    addi sp, sp, -{frame}", f"    words sw, sp, {saved}",
            f"    li a7, {int(flipped)}"]
     if columns:

@@ -27,3 +27,19 @@ def test_included_macro_files_are_package_data():
                 included.add(name)
                 todo.append(name)
     assert {"common.inc", "depthwise.inc"} <= included
+
+
+SP_STEP = re.compile(
+    r"^\s*(?:\w+:)?\s*(?:c\.)?addi(?:16sp)?\s+sp,\s*(?:sp,\s*)?(-?\d+)\s*(?:#.*)?$", re.MULTILINE)
+
+
+def test_every_stack_adjustment_is_a_multiple_of_16():
+    """RISC-V psABI: sp stays 16-byte aligned, so a kernel called from compiled C (deployed
+    programs, pulp-runtime applications) leaves its caller's frame layout valid; a frame is
+    rounded up to 16 bytes however few words it saves."""
+    steps = [(path.name, int(m.group(1)))
+             for path in sorted(kernel_dir().iterdir()) if path.suffix in (".s", ".inc")
+             for m in SP_STEP.finditer(path.read_text())]
+    assert len(steps) > 400
+    odd = [(name, step) for name, step in steps if step % 16]
+    assert not odd, odd
