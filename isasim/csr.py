@@ -126,6 +126,13 @@ def loop_access(CS, CFG, cb, op, csr, operand, writes, cycle):
     return old
 
 
+# the CSRs ``loop_read`` reads, by name: writable ones (``loop_write``) and read-only ones
+LOOP_WRITABLE = ("fflags", "frm", "fcsr", "mstatus", "misa", "mie", "mtvec", "mscratch", "mepc",
+                 "mcause", "mtval", "mip", "mcycle", "mcycleh")
+LOOP_READ_ONLY = ("mvendorid", "marchid", "mimpid", "mhartid", "uhartid", "cycle", "cycleh",
+                  "time", "timeh")
+
+
 class IllegalCsr(Exception):
     """The access is an illegal instruction."""
 
@@ -140,14 +147,9 @@ class CsrFile:
         self.readers: dict[int, Callable[[int], int]] = {}
         self.writers: dict[int, Callable[[int, int], None]] = {}
         # the CSRs the loop completes: one definition, loop_read / loop_write
-        writable = ("fflags", "frm", "fcsr", "mstatus", "misa", "mie", "mtvec", "mscratch",
-                    "mepc", "mcause", "mtval", "mip", "mcycle", "mcycleh")
-        for name in ("fflags", "frm", "fcsr", "mstatus", "misa", "mie", "mtvec", "mscratch",
-                     "mepc", "mcause", "mtval", "mip", "mvendorid", "marchid", "mimpid",
-                     "mhartid", "uhartid", "mcycle", "mcycleh", "cycle", "cycleh", "time",
-                     "timeh"):
+        for name in LOOP_WRITABLE + LOOP_READ_ONLY:
             if name in names:
-                self._in_loop(names[name], name in writable)
+                self._in_loop(names[name], name in LOOP_WRITABLE)
         self._field(names["minstret"], lambda c: self._instret(c) & M32, lambda c, v: None)
         self._field(names["minstreth"], lambda c: self._instret(c) >> 32 & M32,
                     lambda c, v: None)

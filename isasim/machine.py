@@ -462,6 +462,7 @@ class Machine:
         self.pcmap[self.slot_halfwords()[n:]] = -1
         del self.slot_pc[n:]
         del self._slot_half[n:]
+        self._half_array = self._half_array[:n]
 
     def _link(self, slots) -> None:
         """Fill the engine's next / branch-target links of ``slots`` (see predecode.link)."""
