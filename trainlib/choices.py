@@ -11,25 +11,29 @@ the same entries inline.  Format (TOML, ``format = "trainlib-choices/1"``)::
 
     [[choice]]
     layer = "conv1"             # layer name in the model
-    step = "fw"                 # fw | wg | ig | update.weight | update.bias
+    step = "fw"                 # fw | wg | ig | update.weight | update.bias | wg+update
     kernel = "mm_4x4_n"         # catalogue kernel for the step's main operation
                                 #   (matmul family; depthwise: mm_dw* for fw,
                                 #    mm_dw_in_grad* for wg and ig); not for an update,
-                                #   whose kernel is fixed by its precision
+                                #   whose kernel is fixed by its precision, nor for
+                                #   wg+update, which runs its weight gradient's kernel
     tile = 4                    # optional: indices of the split dimension per tile, for a
                                 #   step streamed from L2 (Co for fw/wg, Ci for ig, C for
                                 #   depthwise, elements for an update); omitted: the
                                 #   planner's fewest tiles; a tile below the extent runs
-                                #   several tiles double-buffered where they fit; ignored
+                                #   several tiles double-buffered where they fit (wg+update:
+                                #   single-buffered where they do not); ignored
                                 #   when the model is resident in TCDM (steps run whole)
     signature = "conv2d in=..." # optional: Layer.signature(input shape) when tuned; a layer
                                 #   that changed since is refused instead of silently mis-tuned
     cycles = 12345              # optional, informational: what the tuner measured
 
 Steps without an entry use ``trainlib.lowering.DEFAULT_KERNELS``.  Entries are keyed by
-(layer, step); a repeated key is an error.  The weight gradient's entry also tiles the fused
-weight-gradient/update phase of the reordered update order (``trainlib.memplan``); the
-``update.<param>`` entries tile the SGD update phases that stay on their own.
+(layer, step); a repeated key is an error.  The ``update.<param>`` entries tile the SGD update
+phases that stay on their own; the ``wg+update`` entry tiles the fused weight-gradient/update
+phase of the reordered update order (``trainlib.memplan``), which ``trainlib deploy`` alone
+runs.  Without one (a table from before the entry existed) the fused phase is tiled as its
+weight gradient's entry says.
 """
 
 from __future__ import annotations
@@ -46,7 +50,8 @@ CHOICE_KINDS = {"layer": "str", "step": "str", "kernel": "str", "tile": "int", "
                 "cycles": "int"}
 KEYS = set(CHOICE_KINDS)
 UPDATE_STEPS = ("update.weight", "update.bias")
-STEPS = ("fw", "wg", "ig", *UPDATE_STEPS)
+FUSED_STEP = "wg+update"
+STEPS = ("fw", "wg", "ig", *UPDATE_STEPS, FUSED_STEP)
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,10 @@ class ChoiceTable:
             raise ModelError(f"choice for layer {c.layer} {c.step}: an update has no kernel "
                              f"choice (its kernel is fixed by the layer's precision); give "
                              f"only its tile")
+        if c.step == FUSED_STEP and c.kernel is not None:
+            raise ModelError(f"choice for layer {c.layer} {c.step}: the fused phase runs its "
+                             f"weight gradient's kernel (the layer's wg entry); give only "
+                             f"its tile")
         if c.tile is not None and (not isinstance(c.tile, int) or c.tile < 1):
             raise ModelError(f"choice for layer {c.layer} {c.step}: tile must be a positive "
                              f"integer, not {c.tile!r}")

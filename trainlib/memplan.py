@@ -16,7 +16,10 @@ Two update orders:
   gradient lives until the end of the backward pass);
 * ``reordered``: each updated layer's input gradient first, then its weight gradient fused with
   the update, tile by tile (``lowering.fused_update``): the weight gradient only ever exists one
-  tile at a time (Tiny Training Engine's operator reordering with in-place updates).
+  tile at a time (Tiny Training Engine's operator reordering with in-place updates).  The
+  fused phase takes the tile of its own choice-table entry (``wg+update``, which the tuner
+  measures on the fused phase; double-buffered where that fits, else single-buffered), else
+  its weight gradient's tile.
 
 Placement: ``tcdm`` keeps every tensor resident in TCDM; ``l2`` homes them in L2 and streams
 each phase through TCDM in tiles (``trainlib.planner``); ``auto`` takes ``tcdm`` when the
@@ -49,14 +52,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
-from trainlib.choices import ChoiceTable
+from trainlib.choices import FUSED_STEP, ChoiceTable
 from trainlib.driver import STACK_BYTES, Barrier, Issue, Item, Ref, Transfer, Wait, args_layout
 from trainlib.errors import NotAvailable, PlanError
 from trainlib.formats import element_bytes
 from trainlib.layers import Add, Flatten, Sigmoid, update_channel_count
 from trainlib.lowering import StepSpec, fused_update, sparse_weight_grad, unavailable
 from trainlib.model import Model
-from trainlib.planner import StepPlan, aligned, measure, plan_step
+from trainlib.planner import StepPlan, aligned, measure, plan_step, plan_tile
 from trainlib.precision import check_isa
 from trainlib.schedule import in_place, items_and_buffers
 from trainlib.workflow import Work, build_spec, update_spec, work_list
@@ -322,11 +325,13 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
     names = _Names(model)
     phases = []
     for w, spec in _ordered(model, items, order, fits):
-        c = None
+        c, fused = None, None
         if w.kind in ("fw", "wg", "ig", "update"):
             c = ch.get(*w.key(model))
-        elif w.kind == "wg+update":     # the fused phase is tiled as its weight gradient
-            c = ch.get(model.layers[w.layer].name, "wg")
+        elif w.kind == "wg+update":
+            # its own entry (tuned on the fused phase), else tiled as its weight gradient
+            c = fused = ch.get(model.layers[w.layer].name, FUSED_STEP)
+            c = c or ch.get(model.layers[w.layer].name, "wg")
         tile = c.tile if c is not None and memory == "l2" else None
         if tile is not None:
             tile = min(tile, spec.extent)           # a sparse gradient has fewer channels
@@ -334,7 +339,8 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
         step = spec.step if w.kind in ("update", "wg+update", "convert") else w.kind
         note = ""
         try:
-            plan = plan_step(spec, memory, cfg, tile)
+            plan = (plan_tile(spec, cfg, tile) if fused is not None and tile is not None
+                    else plan_step(spec, memory, cfg, tile))
         except PlanError as e:
             if tile is None:
                 raise

@@ -155,6 +155,19 @@ def plan_step(spec: StepSpec, memory: str, cfg: ClusterConfig, tile: int | None 
                     f"({worst.tcdm_bytes - budget} bytes short)")
 
 
+def plan_tile(spec: StepSpec, cfg: ClusterConfig, tile: int) -> StepPlan:
+    """A streamed step in tiles of ``tile``: double-buffered where that fits, else
+    single-buffered (how a fused weight-gradient/update phase runs its choice-table tile: its
+    parameter tile, in and out, is one more buffer to double, and one tile of the size the
+    weight gradient likes single-buffered may beat more, smaller tiles double-buffered)."""
+    try:
+        return plan_step(spec, "l2", cfg, tile)
+    except PlanError:
+        if math.ceil(spec.extent / min(max(tile, 1), spec.extent)) == 1:
+            raise
+        return plan_step(spec, "l2", cfg, tile, double_buffer=False)
+
+
 def tile_candidates(spec: StepSpec, cfg: ClusterConfig, double_buffer: bool = True) -> list[int]:
     """Every tile size of a streamed step that fits (distinct tile counts; for the autotuner)."""
     budget = tcdm_budget(cfg)

@@ -59,10 +59,10 @@ def test_tune_a_model_then_train_with_its_choices(tmp_path, capsys):
     keys = set(table.entries)
     assert keys == {("pw", "fw"), ("fc", "fw"), ("fc", "wg"), ("fc", "ig"), ("pw", "wg"),
                     ("pw", "update.weight"), ("fc", "update.weight"),
-                    ("fc", "update.bias")}
+                    ("fc", "update.bias"), ("pw", "wg+update"), ("fc", "wg+update")}
     assert all(c.tile is not None for c in table.entries.values())
     assert all(c.kernel is None for (_, step), c in table.entries.items()
-               if step.startswith("update."))
+               if step.startswith("update.") or step == "wg+update")
     assert table.meta["memory"] == "l2" and table.meta["cores"] == 8
     assert "MAC/cycle" in out.read_text() and "x over mm_naive" in out.read_text()
     assert trainlib_main(["train", str(model), "--choices", str(out)]) == 0

@@ -2,7 +2,9 @@
 
 An SGD update (``update.weight``, ``update.bias``) is a candidate too: its kernel is fixed by
 the precision, its tile is what is tuned, and its golden model is ``golden.sgd`` on the same
-inputs (``run_update_step``).
+inputs (``run_update_step``).  So is the fused weight-gradient/update phase of the reordered
+update order (``wg+update``, ``run_fused_step``): the weight gradient's kernel, the tile
+tuned, the golden weight gradient's update as its golden model.
 
 This is the job the executor runs in a worker process.  Its input (``Job``) and output (a plain
 dict, see ``Measurement``) are plain data, so they cross process and host boundaries (a local
@@ -23,10 +25,19 @@ import numpy as np
 
 from isasim.config import ClusterConfig
 from trainlib import golden
+from trainlib.choices import FUSED_STEP
+from trainlib.driver import run_config
 from trainlib.errors import ModelError, TrainlibError
 from trainlib.layers import Layer, layer_from_dict, layer_to_dict
-from trainlib.lowering import MAIN_LABELS, StepSpec
-from trainlib.step import StepRun, run_layer_step, run_spec
+from trainlib.lowering import MAIN_LABELS, StepSpec, fused_update, layer_step
+from trainlib.planner import plan_tile
+from trainlib.step import (
+    StepRun,
+    golden_bounds,
+    golden_outputs,
+    run_layer_step,
+    run_spec,
+)
 from trainlib.workflow import sgd_spec
 
 
@@ -122,7 +133,11 @@ def run_candidate(job: Job) -> dict:
     t0 = time.perf_counter()
     try:
         layer = layer_from_dict(dict(job.layer), 0)
-        if job.optimizer is not None:
+        if job.step == FUSED_STEP:
+            run = run_fused_step(layer, job.in_shape, job.kernel, job.optimizer or {},
+                                 precision=job.precision, tile=job.tile, cores=job.cores,
+                                 config=config_of(job), seed=job.seed)
+        elif job.optimizer is not None:
             run = run_update_step(layer, job.in_shape, job.step, job.optimizer,
                                   precision=job.precision, tile=job.tile, memory=job.memory,
                                   cores=job.cores, config=config_of(job), seed=job.seed)
@@ -176,21 +191,73 @@ def run_update_step(layer: Layer, in_shape, step: str, optimizer: dict, *,
     copy, the 16-bit weights rounded from it, with master weights) and their bounds (two
     operations, ``golden.tolerance``)."""
     spec = update_spec_of(layer, in_shape, step, optimizer, precision)
-    rng = np.random.default_rng(seed)
-    data = {t.name: golden.round_to(rng.standard_normal(t.shape), t.fmt).astype(np.float32)
-            for t in spec.tensors if t.role in ("in", "inout")}
+    data = _random_inputs(spec, seed)
     run = run_spec(spec, data, memory=memory, tile=tile, cores=cores, config=config)
+    run.golden, run.bounds = sgd_reference(data.get("master", data.get("w")), data["g"], optimizer,
+                                           precision, "master" in data)
+    return run
+
+
+def _random_inputs(spec: StepSpec, seed: int) -> dict[str, np.ndarray]:
+    """Normal random values, in their formats, for the spec's input tensors."""
+    rng = np.random.default_rng(seed)
+    return {t.name: golden.round_to(rng.standard_normal(t.shape), t.fmt).astype(np.float32)
+            for t in spec.tensors if t.role in ("in", "inout")}
+
+
+def sgd_reference(w: np.ndarray, g: np.ndarray, optimizer: dict, precision: str, master: bool,
+                  g_bound: np.ndarray | float = 0.0
+                  ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The golden SGD update of ``w`` (the fp32 master copy with ``master``) from the gradient
+    ``g`` known within ``g_bound``: outputs ``w`` (and ``master``) and their bounds (two
+    operations, ``golden.tolerance``, plus the gradient's error times the learning rate)."""
     lr, wd = float(optimizer["lr"]), float(optimizer.get("weight_decay", 0.0))
-    w = data.get("master", data.get("w"))
-    mag = np.abs(w.astype(np.float64)) + lr * (np.abs(data["g"]) + wd * np.abs(w))
-    if "master" in data:
-        new = golden.sgd(w, data["g"], lr, wd)
-        run.golden = {"master": new, "w": golden.round_to(new, precision)}
-        run.bounds = {"master": golden.tolerance(mag, 2),
-                      "w": golden.tolerance(mag, 2, precision, acc="fp32")}
-    else:
-        run.golden = {"w": golden.sgd(w, data["g"], lr, wd, precision)}
-        run.bounds = {"w": golden.tolerance(mag, 2, precision)}
+    mag = np.abs(w.astype(np.float64)) + lr * (np.abs(g) + wd * np.abs(w))
+    slack = lr * np.asarray(g_bound, np.float64)
+    if master:
+        new = golden.sgd(w, g, lr, wd)
+        return ({"master": new, "w": golden.round_to(new, precision)},
+                {"master": golden.tolerance(mag, 2) + slack,
+                 "w": golden.tolerance(mag, 2, precision, acc="fp32") + slack})
+    return ({"w": golden.sgd(w, g, lr, wd, precision)},
+            {"w": golden.tolerance(mag, 2, precision) + slack})
+
+
+def fused_spec_of(layer: Layer, in_shape, kernel: str, optimizer: dict,
+                  precision: str = "fp32") -> StepSpec:
+    """The fused weight-gradient/update phase of the layer (``lowering.fused_update``) with
+    ``kernel`` for the weight gradient, as ``trainlib.memplan`` builds it for the reordered
+    update order."""
+    wg = layer_step(layer, tuple(in_shape), "wg", kernel, precision)
+    updates = {p: update_spec_of(layer, in_shape, f"update.{p}", optimizer, precision)
+               for p in layer.params(tuple(in_shape))}
+    return fused_update(wg, updates)
+
+
+def run_fused_step(layer: Layer, in_shape, kernel: str, optimizer: dict, *,
+                   precision: str = "fp32", tile: int | None = None, cores: int = 8,
+                   config: str | ClusterConfig = "pulp-open", seed: int = 0) -> StepRun:
+    """Run the fused weight-gradient/update phase of the layer streamed from L2 in tiles of
+    ``tile`` (``planner.plan_tile``: double-buffered where that fits, else single-buffered) on
+    random inputs; the golden outputs are the golden weight gradient's SGD update
+    (``sgd_reference``, its bound widened by the gradient's)."""
+    spec = fused_spec_of(layer, in_shape, kernel, optimizer, precision)
+    s = tuple(in_shape)
+    data = _random_inputs(spec, seed)
+    cfg = run_config(config, cores)
+    plan = plan_tile(spec, cfg, tile) if tile is not None else None
+    run = run_spec(spec, data, memory="l2", plan=plan, cores=cores, config=cfg)
+    grads = golden_outputs(layer, s, "wg", data, precision)
+    g_bounds = golden_bounds(layer, s, "wg", data, layer_step(layer, s, "wg", kernel,
+                                                               precision))
+    master = bool(optimizer.get("master_weights")) and precision != "fp32"
+    for p in layer.params(s):
+        w = data[f"master_{p}"] if master else data[p]
+        ref, bounds = sgd_reference(w, grads["d" + p], optimizer, precision, master,
+                                    g_bounds["d" + p])
+        names = {"w": p, "master": f"master_{p}"}
+        run.golden |= {names[k]: v for k, v in ref.items()}
+        run.bounds |= {names[k]: v for k, v in bounds.items()}
     return run
 
 

@@ -13,7 +13,12 @@ Per step, in two phases:
    double-buffered tiles (``overlap_option``), so transfers that one tile serialises with the
    compute get a chance to overlap it.
 
-An SGD update searches its tiling only: its kernel is fixed by the precision.
+An SGD update searches its tiling only: its kernel is fixed by the precision.  So does the
+fused weight-gradient/update phase of the reordered update order (``wg+update``): it runs its
+weight gradient's tuned kernel; its tilings are double-buffered where that fits, else
+single-buffered (``planner.plan_tile``), its reference is the tiling it takes without an entry
+of its own (the weight gradient's tile, or the fewest tiles that fit when that one does not),
+and the tiling phase always tries the weight gradient's own tile.
 
 Candidates run best estimate first.  Before one is submitted its lower bound (``estimate``:
 the kernel's unavoidable instructions on the busiest core, plus the helper calls measured at
@@ -34,8 +39,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
 from isasim.config import ClusterConfig
+from trainlib.choices import FUSED_STEP
 from trainlib.driver import core_kernel
-from trainlib.errors import NotAvailable, PlanError
+from trainlib.errors import ModelError, NotAvailable, PlanError
 from trainlib.layers import Layer
 from trainlib.lowering import (
     DEFAULT_KERNELS,
@@ -45,7 +51,7 @@ from trainlib.lowering import (
     layer_step,
     unavailable,
 )
-from trainlib.planner import measure, plan_step, tcdm_budget
+from trainlib.planner import StepPlan, measure, plan_step, tcdm_budget
 from trainlib.precision import default_kernel
 from trainlib.schedule import Tiling
 from trainlib.tune.cache import ResultCache, cache_key
@@ -58,7 +64,7 @@ from trainlib.tune.estimate import (
     main_estimate,
 )
 from trainlib.tune.executor import Executor, Outcome
-from trainlib.tune.measure import Job, Measurement, update_spec_of
+from trainlib.tune.measure import Job, Measurement, fused_spec_of, update_spec_of
 from trainlib.tune.tiler import TileOption, tilings
 
 # The helper calls' cycles measured at a tiling bound those of another kernel at the same
@@ -112,14 +118,19 @@ class StepSearch:
     def __init__(self, layer: Layer, in_shape: tuple[int, ...], step: str,
                  cfg: ClusterConfig, memory: str, opts: SearchOptions,
                  cal: Calibration, precision: str = "fp32",
-                 optimizer: dict | None = None) -> None:
+                 optimizer: dict | None = None, kernel: str | None = None,
+                 wg_tile: int | None = None) -> None:
         self.layer, self.in_shape, self.step = layer, tuple(in_shape), step
         self.cfg, self.memory, self.opts, self.cal = cfg, memory, opts, cal
         self.precision, self.optimizer = precision, optimizer
+        self.wg_tile = wg_tile          # a fused phase: its weight gradient's tile
         self.local = Calibration()
         self.specs: dict[str, StepSpec] = {}
         self.rejected: dict[str, str] = {}
-        if optimizer is not None:
+        self.fused = step == FUSED_STEP
+        if self.fused:
+            self._fused_kernel(kernel)
+        elif optimizer is not None:
             self._update_kernel()
         else:
             self._layer_kernels()
@@ -137,7 +148,8 @@ class StepSearch:
             self.options: list[TileOption] = []
             return
         self.macs = base.macs
-        self.options = tilings(base, cfg, memory, opts.reserve, opts.max_tiles)
+        self.options = tilings(base, cfg, memory, opts.reserve, opts.max_tiles,
+                               single_buffered=self.fused)
         if not self.options:
             self.error = self._does_not_fit(base)
             return
@@ -176,6 +188,25 @@ class StepSearch:
         else:
             self.specs[self.default_kernel] = spec
 
+    def _fused_kernel(self, kernel: str | None) -> None:
+        """A fused weight-gradient/update phase: the weight gradient's kernel (default: the
+        planner's), only the tiling is searched."""
+        assert self.optimizer is not None
+        default = core_kernel(default_kernel(DEFAULT_KERNELS[(self.layer.kind, "wg")],
+                                             self.precision), self.cfg.xpulp)
+        self.default_kernel = kernel or default
+        try:
+            spec = fused_spec_of(self.layer, self.in_shape, self.default_kernel,
+                                 self.optimizer, self.precision)
+        except (NotAvailable, ModelError) as e:
+            self.rejected[self.default_kernel] = str(e)
+            return
+        why = unavailable(spec, self.cfg.xpulp)
+        if why:
+            self.rejected[self.default_kernel] = why
+        else:
+            self.specs[self.default_kernel] = spec
+
     @property
     def name(self) -> str:
         tag = "" if self.precision == "fp32" else f" ({self.precision})"
@@ -193,13 +224,24 @@ class StepSearch:
     def _reference(self, spec: StepSpec) -> TileOption:
         """The planner's default tiling if the tiler kept it, else the best estimated one."""
         try:
-            tile = plan_step(spec, self.memory, self.cfg).tiling.tile
+            tile = self._planned(spec).tiling.tile
         except PlanError:
             tile = None
         for o in self.options:
             if o.tile == tile:
                 return o
         return min(self.options, key=lambda o: self.estimate(o, spec.kernel or ""))
+
+    def _planned(self, spec: StepSpec) -> StepPlan:
+        """The plan the step takes without a choice of its own: a fused phase the weight
+        gradient's tile (double-buffered) if that fits, else the fewest tiles that fit, as
+        ``trainlib.memplan`` plans it; any other step the planner's fewest tiles."""
+        if self.wg_tile is not None:
+            try:
+                return plan_step(spec, self.memory, self.cfg, min(self.wg_tile, spec.extent))
+            except PlanError:
+                pass
+        return plan_step(spec, self.memory, self.cfg)
 
     def _add(self, opt: TileOption, kernel: str, forced: bool = False) -> None:
         c = Candidate(opt, kernel, forced=forced)
@@ -282,9 +324,9 @@ class StepSearch:
             others = [o for o in self.options if o != self.reference]
             others.sort(key=lambda o: self.estimate(o, c.kernel))
             picks = others[:self.opts.tilings]
-            overlap = self.overlap_option()
-            if i == 0 and overlap is not None and overlap not in picks:
-                picks.append(overlap)
+            for extra in (self.overlap_option(), self.wg_tile_option()):
+                if i == 0 and extra is not None and extra not in picks:
+                    picks.append(extra)
             for o in picks:
                 self._add(o, c.kernel)
 
@@ -301,6 +343,17 @@ class StepSearch:
             return None
         db = [o for o in self.options if o.double_buffer and o.tiles > 1]
         return min(db, key=lambda o: (o.tiles, o.border)) if db else None
+
+    def wg_tile_option(self) -> TileOption | None:
+        """A fused phase: the weight gradient's own tile (single-buffered where double
+        buffers do not fit) unless it is the reference, else None.  The tiling phase always
+        tries it: it is the tile the weight gradient's compute was tuned for (DS-CNN's dw1:
+        13 tiles of 5 single-buffered, 152,808 cycles, against the reference's 16 double-
+        buffered tiles of 4, 167,907)."""
+        if not self.fused or self.wg_tile is None or not self.options:
+            return None
+        tile = min(self.wg_tile, self.options[0].extent)
+        return next((o for o in self.options if o.tile == tile and o != self.reference), None)
 
     def record(self, c: Candidate, m: Measurement) -> None:
         """A candidate's result (running, or still queued when the cache had it)."""

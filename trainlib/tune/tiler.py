@@ -102,8 +102,10 @@ def tile_sizes(extent: int, cores: int, max_tiles: int) -> list[int]:
 
 
 def tilings(spec: StepSpec, cfg: ClusterConfig, memory: str, reserve: int = 0,
-            max_tiles: int = 64) -> list[TileOption]:
-    """Every tiling of the step that fits the TCDM budget less ``reserve`` bytes."""
+            max_tiles: int = 64, single_buffered: bool = False) -> list[TileOption]:
+    """Every tiling of the step that fits the TCDM budget less ``reserve`` bytes; several
+    tiles are double-buffered, or with ``single_buffered`` single-buffered where double
+    buffers do not fit (``planner.plan_tile``: a fused weight-gradient/update phase)."""
     budget = tcdm_budget(cfg) - reserve
     if memory == "tcdm":
         cands = [(spec.extent, False)]
@@ -114,15 +116,24 @@ def tilings(spec: StepSpec, cfg: ClusterConfig, memory: str, reserve: int = 0,
     for n, db in cands:
         if memory == "l2" and not dma_tile_ok(spec, n):
             continue
-        fp = footprint(spec, memory, n, db)
-        if sum(fp.values()) > budget:
-            continue
-        total, _ = measure(spec, Tiling(memory, n, db))
-        if total > budget:
-            continue
-        fp["arguments"] = total - sum(fp.values())
-        out.append(TileOption(memory, spec.extent, n, db, tuple(fp.items()), total))
+        opt = _option(spec, memory, n, db, budget)
+        if opt is None and db and single_buffered:
+            opt = _option(spec, memory, n, False, budget)
+        if opt is not None:
+            out.append(opt)
     return out
+
+
+def _option(spec: StepSpec, memory: str, n: int, db: bool, budget: int) -> TileOption | None:
+    """Tiles of n, double-buffered or not, with their footprint, if they fit ``budget``."""
+    fp = footprint(spec, memory, n, db)
+    if sum(fp.values()) > budget:
+        return None
+    total, _ = measure(spec, Tiling(memory, n, db))
+    if total > budget:
+        return None
+    fp["arguments"] = total - sum(fp.values())
+    return TileOption(memory, spec.extent, n, db, tuple(fp.items()), total)
 
 
 def transfer_bytes(spec: StepSpec, n: int) -> tuple[int, int]:

@@ -6,6 +6,9 @@ as the model's work list runs them) under the model's memory plan (resident step
 tiling; streamed ones are tiled), and, for a model streamed from L2, the tiling of every SGD
 update (its kernel is fixed by the precision; several double-buffered tiles overlap the
 transfers with the update where one tile would serialise load, update and store), and
+then, for each updated layer, the tiling of the fused weight-gradient/update phase that the
+reordered update order of ``trainlib deploy`` runs (with the weight gradient's tuned kernel,
+on the TCDM a deployed program leaves its phases: the configuration's own stacks), and
 returns a ``Tuning``: per step the winner, the runner-up, the default kernel's run, every
 candidate with its status, and the explanation.
 ``Tuning.choice_table()`` is what ``trainlib train --choices`` reads.
@@ -16,20 +19,27 @@ by default a local pool of one worker per CPU and the user cache directory are u
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from isasim.config import ClusterConfig
-from trainlib.choices import Choice, ChoiceTable
+from trainlib.choices import FUSED_STEP, Choice, ChoiceTable
+from trainlib.deploy import deploy_config
 from trainlib.driver import run_config
+from trainlib.errors import ModelError, NotAvailable, PlanError
 from trainlib.layers import Conv2D, DepthWise, Layer, Linear, PointWise
+from trainlib.lowering import DEFAULT_KERNELS
+from trainlib.memplan import planning_config
 from trainlib.model import Model
+from trainlib.planner import plan_step
+from trainlib.precision import default_kernel
 from trainlib.tune.cache import ResultCache, default_dir
 from trainlib.tune.estimate import Calibration
 from trainlib.tune.executor import Executor, make_executor
 from trainlib.tune.explain import Explanation, explain
-from trainlib.tune.measure import Job, run_candidate, warm_up
+from trainlib.tune.measure import Job, fused_spec_of, run_candidate, warm_up
 from trainlib.tune.search import (
     Candidate,
     SearchOptions,
@@ -56,7 +66,15 @@ class TuneOptions:
     cache_dir: str | None = ""         # "" : the user cache dir; None: no cache
 
     def cluster(self) -> ClusterConfig:
-        cfg = run_config(self.config, self.cores)
+        """The cluster of the step runs (``trainlib train``: the driver's stacks)."""
+        return self._with_overrides(run_config(self.config, self.cores))
+
+    def deploy_cluster(self) -> ClusterConfig:
+        """The cluster as a deployed program's phases are planned for (its own stacks:
+        ``memplan.planning_config``); a run on it gives a phase that TCDM."""
+        return planning_config(self._with_overrides(deploy_config(self.config, self.cores)))
+
+    def _with_overrides(self, cfg: ClusterConfig) -> ClusterConfig:
         if self.l1 is not None or self.isa is not None:
             cfg = cfg.replace(tcdm_size=self.l1 if self.l1 is not None else cfg.tcdm_size,
                               xpulp=self.isa or cfg.xpulp)
@@ -145,7 +163,10 @@ class Tuning:
             note = f"# {layer} {step}: {w.label}"
             if s.macs:
                 note += f", {w.result.mac_per_cycle:.2f} MAC/cycle"
-            if s.speedup and s.search.optimizer is not None:
+            if s.speedup and s.search.fused:
+                note += (f", {s.speedup:.2f}x over its weight gradient's tiling "
+                         f"({s.default.option.describe()})")
+            elif s.speedup and s.search.optimizer is not None:
                 note += f", {s.speedup:.2f}x over the planner's {s.default.option.describe()}"
             elif s.speedup:
                 note += f", {s.speedup:.2f}x over {s.search.default_kernel}"
@@ -153,10 +174,12 @@ class Tuning:
         return "".join(out)
 
 
-# (layer, input shape, step[, precision[, optimizer]]): an update step's optimizer is a dict of
-# lr, weight_decay and master_weights (``measure.Job.optimizer``)
+# (layer, input shape, step[, precision[, optimizer[, kernel, wg tile]]]): an update step's
+# optimizer is a dict of lr, weight_decay and master_weights (``measure.Job.optimizer``); a
+# fused weight-gradient/update phase has its weight gradient's kernel and tile too
 Steps = list[tuple[Layer, tuple[int, ...], str] | tuple[Layer, tuple[int, ...], str, str]
-             | tuple[Layer, tuple[int, ...], str, str, dict]]
+             | tuple[Layer, tuple[int, ...], str, str, dict]
+             | tuple[Layer, tuple[int, ...], str, str, dict, str | None, int | None]]
 
 
 def model_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str]]:
@@ -182,15 +205,45 @@ def update_steps(model: Model) -> list[tuple[Layer, tuple[int, ...], str, str, d
             for w in work_list(model) if w.kind == "update"]
 
 
+def fused_steps(model: Model, tuning: Tuning, cfg: ClusterConfig) -> Steps:
+    """The fused weight-gradient/update phases of the reordered update order, one per updated
+    layer whose fused phase fits ``cfg``'s TCDM tiled (one that does not is deployed as two
+    phases), each with the weight gradient's tuned kernel and tile (None: the default's)."""
+    shapes = model.shapes()
+    optimizer = {"lr": model.lr, "weight_decay": model.weight_decay,
+                 "master_weights": model.master_weights}
+    updated = {w.layer for w in work_list(model) if w.kind == "update"}
+    out: Steps = []
+    for w in work_list(model):
+        if w.kind != "wg" or w.layer not in updated:
+            continue
+        la, s = model.layers[w.layer], shapes[w.layer]
+        prec = model.precision_of(la.name)
+        won = next((t.winner for t in tuning.steps if (t.layer, t.step) == (la.name, "wg")),
+                   None)
+        kernel = won.kernel if won is not None else None
+        tile = won.option.run_tile if won is not None else None
+        try:
+            spec = fused_spec_of(la, s, kernel or default_kernel(
+                DEFAULT_KERNELS[(la.kind, "wg")], prec), optimizer, prec)
+            plan_step(spec, "l2", cfg)
+        except (PlanError, NotAvailable, ModelError):
+            continue
+        out.append((la, s, FUSED_STEP, prec, optimizer, kernel, tile))
+    return out
+
+
 def tune_steps(steps: Steps, memory: str,
                opts: TuneOptions, *, executor: Executor | None = None,
                cache: ResultCache | None = None,
                job_fn: Callable[[Job], dict] = run_candidate,
                on_record: Callable[[StepSearch, Candidate], None] | None = None,
-               on_start: Callable[[list[StepSearch]], None] | None = None) -> Tuning:
-    """Search every step; ``on_start`` sees the searches, ``on_record`` every result."""
+               on_start: Callable[[list[StepSearch]], None] | None = None,
+               cfg: ClusterConfig | None = None) -> Tuning:
+    """Search every step on ``cfg`` (default: ``opts.cluster()``); ``on_start`` sees the
+    searches, ``on_record`` every result."""
     t0 = time.perf_counter()
-    cfg = opts.cluster()
+    cfg = cfg or opts.cluster()
     cal = Calibration()
     searches = [StepSearch(la, s, st, cfg, memory, opts.search, cal, *prec)
                 for la, s, st, *prec in steps]
@@ -216,12 +269,28 @@ def tune_steps(steps: Steps, memory: str,
 
 
 def tune_model(model: Model, opts: TuneOptions, **kw) -> Tuning:
-    """Tune the model's steps under its memory plan (``opts.memory`` overrides it)."""
+    """Tune the model's steps under its memory plan (``opts.memory`` overrides it); streamed,
+    also its updates and then its fused weight-gradient/update phases (``fused_steps``)."""
     plan = plan_model(model, opts.cluster(), opts.memory)
     steps: Steps = list(model_steps(model))
     if plan.memory == "l2":          # resident updates run whole: nothing to tune
         steps += update_steps(model)
-    tuning = tune_steps(steps, plan.memory, opts, **kw)
+    own = kw.get("executor") is None
+    if own:
+        kw["executor"] = make_executor(opts.executor, opts.workers, opts.timeout, warm_up)
+    try:
+        tuning = tune_steps(steps, plan.memory, opts, **kw)
+        fused = fused_steps(model, tuning, opts.deploy_cluster()) if plan.memory == "l2" else []
+        if fused:
+            more = tune_steps(fused, "l2", opts, cfg=opts.deploy_cluster(), **kw)
+            tuning.steps += more.steps
+            tuning.seconds += more.seconds
+            for f in dataclasses.fields(SearchStats):
+                setattr(tuning.stats, f.name,
+                        getattr(tuning.stats, f.name) + getattr(more.stats, f.name))
+    finally:
+        if own:
+            kw["executor"].close()
     tuning.meta["model"] = model.name
     return tuning
 
