@@ -30,6 +30,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from trainlib.choices import FUSED_STEP
 from trainlib.cli import matches
 from trainlib.model import Model
 from trainlib.train import train
@@ -98,6 +99,8 @@ def bench_model(path: Path, opts: TuneOptions, out_dir: Path, console: Console) 
                                                      "vs best fixed") else "left")
     violations, rows = [], []
     for s in cold.steps:
+        if s.step == FUSED_STEP:    # the weight gradient's kernel: bench/fused_update.py
+            continue
         w = s.winner
         fx = fixed[(s.layer, s.step)]
         assert w is not None and w.result is not None and s.default is not None
