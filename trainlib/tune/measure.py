@@ -193,8 +193,8 @@ def run_update_step(layer: Layer, in_shape, step: str, optimizer: dict, *,
     spec = update_spec_of(layer, in_shape, step, optimizer, precision)
     data = _random_inputs(spec, seed)
     run = run_spec(spec, data, memory=memory, tile=tile, cores=cores, config=config)
-    run.golden, run.bounds = sgd_reference(data.get("master", data.get("w")), data["g"], optimizer,
-                                           precision, "master" in data)
+    w = data.get("master", data.get("w"))
+    run.golden, run.bounds = sgd_reference(w, data["g"], optimizer, precision, "master" in data)
     return run
 
 
