@@ -179,7 +179,7 @@ class HStrip(Strip):
 
 @dataclass(frozen=True)
 class HResidentStrip(HStrip):
-    """The main strip routine of a binary16 kernel, laid out so that the code every block runs
+    """The main strip routine of a 16-bit kernel, laid out so that the code every block runs
     stays in a core's 512-byte L0 instruction cache (8 sets x 4 ways x 16-byte lines), with
     the cores kept on different k.
 
@@ -193,8 +193,9 @@ class HResidentStrip(HStrip):
       assembler compresses their loads (``c.flw``); the pointer bumps are ``c.addi``;
     * the pointers are set up once per strip and moved to the next block by one ``c.add``
       each (A rows back to k = 0, B rows v rows on), the two distances held in registers;
-    * two outputs of a row are rounded to binary16 and packed by one ``vfcpka.h.s`` (each
-      lane rounded as ``fcvt.h.s`` rounds) and stored by one ``c.fsw``.
+    * two outputs of a row are rounded to the 16-bit format and packed by one ``vfcpka.h.s``
+      / ``vfcpka.ah.s`` (each lane rounded as ``fcvt.h.s`` / ``fcvt.ah.s`` rounds) and stored
+      by one ``c.fsw``.
 
     Start skew.  The kernels' other drivers delay core c by c times 1.5 K steps before any
     work, so that the cores read different k (other TCDM banks).  With the instruction cache
@@ -217,6 +218,8 @@ class HResidentStrip(HStrip):
     least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
 
     skew: int = 0           # start delay per core id in cycles (after the first pass)
+    # the format's plain strip routine: the fallback, and the strips that do not fit the rules
+    GENERAL: ClassVar[type[HStrip]] = HStrip
 
     def fregs(self) -> tuple[str, ...]:
         """Accumulators in f0-f7, f16-f31; the operands in f8-f15 only (RVC's f registers: a
@@ -243,9 +246,9 @@ class HResidentStrip(HStrip):
 
     def emit(self, prefix: str) -> list[str]:
         if not self.eligible:
-            return HStrip(self.u, self.v, self.trans, self.uk).emit(prefix)
+            return self.GENERAL(self.u, self.v, self.trans, self.uk).emit(prefix)
         # the fallback unrolled x2 at most: x4 of a 4 x 4 block and its block code outgrow the L0
-        general = HStrip(self.u, self.v, self.trans, min(self.uk, 2))
+        general = self.GENERAL(self.u, self.v, self.trans, min(self.uk, 2))
         u, v, uk = self.u, self.v, self.uk
         name = self.label(prefix)
         gen = f"{name}_general"
@@ -377,7 +380,7 @@ class HResidentStrip(HStrip):
 
     def packed_stores(self, acc: list[list[str]]) -> list[str]:
         """The block's outputs to C (a4 on its first row, left on its last): per row, pairs
-        of outputs packed by vfcpka.h.s into f8 / f9 alternately, each stored while the next
+        of outputs packed by vfcpka.<fmt>.s into f8 / f9 alternately, each stored while the next
         pair is packed."""
         pairs = [(rr, t) for rr in range(self.u) for t in range(0, self.v, 2)]
         tmp = self.fregs()[self.u * self.v:][:2]
@@ -385,7 +388,8 @@ class HResidentStrip(HStrip):
         for n in range(len(pairs) + 1):
             if n < len(pairs):
                 rr, t = pairs[n]
-                out.append(f"    vfcpka.h.s {tmp[n % 2]}, {acc[rr][t]}, {acc[rr][t + 1]}")
+                out.append(f"    vfcpka.{self.FMT}.s {tmp[n % 2]}, {acc[rr][t]}, "
+                           f"{acc[rr][t + 1]}")
             if n:
                 pr, pt = pairs[n - 1]
                 if pr and pt == 0:
@@ -508,6 +512,14 @@ class BStrip(HStrip):
 
 
 @dataclass(frozen=True)
+class BResidentStrip(HResidentStrip, BStrip):
+    """The bfloat16 main strip routine with its block loop in the L0 (``HResidentStrip``'s
+    layout; ``BStrip``'s dot product, C load and fallback)."""
+
+    GENERAL: ClassVar[type[HStrip]] = BStrip
+
+
+@dataclass(frozen=True)
 class BLaneStrip(HLaneStrip):
     """The bfloat16 lane-accumulating strip routine (``vfmac.ah``): PULP-TrainLib's default
     arithmetic (its ``fp16`` type is ``float16alt``); the 16 bits of C move through an x
@@ -609,8 +621,8 @@ class Fp16Family(Family):
 
 @dataclass(frozen=True)
 class Fp16ResidentFamily(Fp16Family):
-    """A binary16 block shape whose main strip routine keeps its block loop in the L0
-    instruction cache (``HResidentStrip``)."""
+    """A 16-bit block shape whose main strip routine keeps its block loop in the L0
+    instruction cache (``HResidentStrip``; bfloat16: ``Bf16ResidentFamily``)."""
 
     strip_type: ClassVar[type[Strip]] = HResidentStrip
 
@@ -711,6 +723,13 @@ class Bf16Family(Fp16Family):
 
 
 @dataclass(frozen=True)
+class Bf16ResidentFamily(Fp16ResidentFamily, Bf16Family):
+    """A bfloat16 block shape whose main strip keeps its block loop in the L0."""
+
+    strip_type: ClassVar[type[Strip]] = BResidentStrip
+
+
+@dataclass(frozen=True)
 class Bf16XFamily(Bf16Family):
     """The bfloat16 kernels on a single register file."""
 
@@ -791,6 +810,10 @@ BF16_FAMILIES = (
         "point of the family.")),
     Bf16Family(2, 4, scheduling=(
         "Scheduling: PULP-TrainLib's 2 x 4 block, as mmh_2x4 with vfdotpex.s.ah.")),
+    Bf16ResidentFamily(4, 4, uk=4, scheduling=(
+        "Scheduling: as mmh_4x4 with vfdotpex.s.ah: 16 binary32 accumulators, the 4 A pairs "
+        "of a step held and the 4 B pairs streamed in f8-f15, 4 pairs per loop iteration; "
+        "the block loop (HResidentStrip) stays in the L0 instruction cache.")),
     Bf16Family(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds, as mmh_4x6 with "
         "vfdotpex.s.ah.")),

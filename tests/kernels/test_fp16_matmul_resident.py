@@ -1,5 +1,6 @@
-"""The binary16 kernels whose main strip keeps its block loop in the L0 instruction cache
-(``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: mmh_4x4, mmh_4x6, mmh_6x4).
+"""The 16-bit kernels whose main strip keeps its block loop in the L0 instruction cache
+(``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: binary16 mmh_4x4, mmh_4x6, mmh_6x4;
+bfloat16 mmb_4x4, the same routine with vfdotpex.s.ah, ``BResidentStrip``).
 
 The Latin-square shapes of ``test_matmul_fp16`` are too small to reach that routine's first
 pass (at least 2^12 MACs per call) and mostly take its fallback; these shapes reach every path
@@ -8,8 +9,9 @@ skipped when the K loop has one iteration), the K loop with k pairs left over (x
 and with K odd (out-of-line), accumulating (out-of-line C load), several calls per core (the
 flag in s11 cleared), and the fallback to the general routine when C's rows are not on words
 (M odd) or K has fewer than ``uk`` pairs.  Outputs must equal the bit-exact golden model of
-``test_matmul_fp16`` (which also checks that nothing is written past C), and the routine's
-layout must hold: the block loop starts on a 16-byte line and spans at most the L0's 512 bytes.
+``test_matmul_fp16`` / ``test_matmul_bf16`` (which also check that nothing is written past C),
+and the routine's layout must hold: the block loop starts on a 16-byte line and spans at most
+the L0's 512 bytes.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from asm_kernels import matmul_fp16_gen as gen
 from asm_kernels.catalogue import catalogue
 from asm_kernels.runner import run_kernel
 
-from .test_matmul_fp16 import golden, operands, run, run_case
+from . import test_matmul_bf16, test_matmul_fp16
+from .test_matmul_fp16 import golden, operands, run
 
+RESIDENT_FAMILIES = [f for f in gen.FAMILIES + gen.BF16_FAMILIES
+                     if isinstance(f, gen.Fp16ResidentFamily)]
 RESIDENT = [k.name for k in catalogue().values()
-            if k.family == "matmul_fp16" and any(
-                isinstance(f, gen.Fp16ResidentFamily) and k.file == f.file
-                for f in gen.FAMILIES)]
+            if any(k.family == f.family and k.file == f.file for f in RESIDENT_FAMILIES)]
+# each format's run against its bit-exact model
+RUN_CASE = {"matmul_fp16": test_matmul_fp16.run_case, "matmul_bf16": test_matmul_bf16.run_case}
 # (N, M, K, accumulate, cores): first pass + several strips per core; K odd with pairs left over
 # (K = 61: 30 pairs, x4 leaves 2, x2 none); accumulating; M odd (fallback on odd rows' C);
 # K = 5 (2 pairs: fewer than x4's 4, the fallback); a column split with partial groups; one K
@@ -46,8 +51,8 @@ SHAPES = [
 
 
 def test_the_resident_kernels_are_in_the_catalogue():
-    assert sorted(RESIDENT) == ["mmh_4x4_m", "mmh_4x4_n", "mmh_4x6_m", "mmh_4x6_n",
-                                "mmh_6x4_m", "mmh_6x4_n"]
+    assert sorted(RESIDENT) == ["mmb_4x4_m", "mmb_4x4_n", "mmh_4x4_m", "mmh_4x4_n",
+                                "mmh_4x6_m", "mmh_4x6_n", "mmh_6x4_m", "mmh_6x4_n"]
 
 
 @pytest.mark.parametrize("name", sorted(RESIDENT))
@@ -55,12 +60,10 @@ def test_the_resident_kernels_are_in_the_catalogue():
                          ids=lambda s: "x".join(map(str, s[:3])) + f"_a{s[3]}c{s[4]}")
 def test_resident_paths_match_golden(name, shape):
     N, M, K, acc, cores = shape
-    run_case(name, N, M, K, acc, cores, seed=N + M + K)
+    RUN_CASE[catalogue()[name].family](name, N, M, K, acc, cores, seed=N + M + K)
 
 
-@pytest.mark.parametrize("fam", [f for f in gen.FAMILIES
-                                 if isinstance(f, gen.Fp16ResidentFamily)],
-                         ids=lambda f: f.prefix)
+@pytest.mark.parametrize("fam", RESIDENT_FAMILIES, ids=lambda f: f.prefix)
 def test_block_loop_fits_the_l0_on_its_own_lines(fam):
     """The symbols of the assembled kernel: ``<strip>_blk`` on a 16-byte boundary, and the
     block loop (to ``<strip>_blk_last``, a 2-byte c.add) within 512 bytes = 32 lines, so that
