@@ -11,8 +11,8 @@ and with K odd (out-of-line), accumulating (out-of-line C load), several calls p
 flag in s11 cleared), and the fallback to the general routine when C's rows are not on words
 (M odd) or K has fewer than ``uk`` pairs.  Outputs must equal the bit-exact golden model of
 ``test_matmul_fp16`` / ``test_matmul_bf16`` (which also check that nothing is written past C),
-and the routine's layout must hold: the block loop starts on a 16-byte line and spans at most
-the L0's 512 bytes.
+and the routine's layout must hold: the block loop starts on a 128-byte boundary and spans at
+most the L0's 512 bytes.
 """
 
 from __future__ import annotations
@@ -114,13 +114,12 @@ def test_4x4_n_mac_per_cycle_with_the_icache(name):
     a first call (measured 8.68; 7.92 before the block loop was made resident) and >= 9 (issue
     23's target) on a second call, whose instruction caches are warm and which skews without
     the first pass (measured 9.03, the same wherever the program places the kernel: its code
-    starts on the L0's 128-byte set period; 8.96 with the pass on every call).  The K loop that
-    fits the L0 issues 26 instructions per 32 MACs (0.81 cycle/MAC), the blocks' other code 46
-    per 1024 MACs, the skew delays core 7 by 182 cycles; a first call fetches about 80 lines
-    from L2; in a second one the 46 lines of the driver and the set-up evict lines of the
-    block loop (the L0's random replacement), whose refills evict more (about 60 refills of
-    block-loop lines per core).  bfloat16 runs the same code with the .ah instructions: the
-    same cycles."""
+    starts on the L0's 128-byte set period).  The K loop that fits the L0 issues 26
+    instructions per 32 MACs (0.81 cycle/MAC), the blocks' other code 46 per 1024 MACs, the
+    skew delays core 7 by 182 cycles; a first call fetches about 80 lines from L2; in a second
+    one the 46 lines of the driver and the set-up evict lines of the block loop (the L0's
+    random replacement), whose refills evict more (about 60 refills of block-loop lines per
+    core).  bfloat16 runs the same code with the .ah instructions: the same cycles."""
     A2, B2, C = operands(64, 64, 64, 0)
     args = dict(A=A2, B=B2, C=C, N=64, M=64, K=64, trans_B=1, accumulate=0)
     first = run_kernel(name, args, cores=8).cycles

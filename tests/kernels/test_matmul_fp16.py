@@ -245,9 +245,9 @@ def test_cycles_match_baseline(case_id):
 
 def test_best_kernel_reaches_7_5_mac_per_cycle():
     """On 64 x 64 x 64, 8 cores, pulp-open with its instruction cache: >= 7.5 MAC/cycle (peak
-    16; measured 8.24; the best binary16 kernel, mmh_4x4_n, 8.68: test_fp16_matmul_resident).
-    9 holds with ideal fetch only (mmh_4x4_n 9.05): 8 k pairs per loop iteration gave 9.49
-    there but 6.08 with the cache, whose 512-byte L0 the loop no longer fit."""
+    16; measured 8.23; the best binary16 kernel, mmh_4x4_n, 8.68 on a first call and 9.03 on a
+    second: test_fp16_matmul_resident).  8 k pairs per loop iteration gave 9.49 with ideal
+    fetch but 6.08 with the cache, whose 512-byte L0 the loop no longer fit."""
     macs = 64 ** 3
     assert macs / run(BEST, 64, 64, 64, 0, 8)[1] >= 7.5
 
