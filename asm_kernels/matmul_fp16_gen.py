@@ -37,9 +37,12 @@ iteration, 6 x 4 takes 2 (``uk=2``); with 8 pairs (about 280 instructions) every
 lines of the 512-byte L0 instruction cache of a core and 64x64x64 ran a third slower with the
 cache than with ideal fetch.  The main strips of 4 x 4 (x4), 4 x 6 and 6 x 4 (x2) are
 ``HResidentStrip`` routines: their whole block loop (K loop, zeroing, pointer moves, packed
-stores: 30 or 31 lines of 16 bytes) stays in the L0, and the cores are skewed only after a
-first pass over it.  x4 of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room
-for the block's other code.
+stores: 30 or 31 lines of 16 bytes) stays in the L0; a call whose code comes from L2 skews
+the cores only after a first pass over it, a call that finds it in the caches at once.  The
+files of these families start on a 128-byte boundary (a line of each of the L0's 8 sets), so
+that their lines map to the same L0 sets wherever a program places them.  x4
+of 4 x 6 (144 instructions, 484 bytes compressed) would leave no room for the block's other
+code.
 
 ``python -m asm_kernels.matmul_fp16_gen`` rewrites the ``.s`` files and ``matmul_fp16.toml`` /
 ``matmul_bf16.toml``; a test checks that the committed files are up to date.
@@ -179,12 +182,14 @@ class HStrip(Strip):
 
 @dataclass(frozen=True)
 class HResidentStrip(HStrip):
-    """The main strip routine of a binary16 kernel, laid out so that the code every block runs
+    """The main strip routine of a 16-bit kernel, laid out so that the code every block runs
     stays in a core's 512-byte L0 instruction cache (8 sets x 4 ways x 16-byte lines), with
     the cores kept on different k.
 
-    Only the per-block path sits in the block loop, which starts on a line (``.p2align 4``):
-    zeroing, the K loop, the pointer moves, the stores.  Accumulating from C (the loop's
+    Only the per-block path sits in the block loop: zeroing, the K loop, the pointer moves,
+    the stores.  It starts on a 128-byte boundary (``.p2align 7``, jumped over), so its 30 or
+    31 lines fill the L0's sets from set 0 and leave the free way(s) in set 7 (and 6), where
+    the line after the loop (the path to the next row strip) lands.  Accumulating from C (the loop's
     start then, set once per strip: no per-block test), a leftover k pair and the K-odd tail
     run code outside it, so their lines are fetched only by the blocks that run them.  The
     path is also shorter than ``HStrip``'s:
@@ -193,30 +198,39 @@ class HResidentStrip(HStrip):
       assembler compresses their loads (``c.flw``); the pointer bumps are ``c.addi``;
     * the pointers are set up once per strip and moved to the next block by one ``c.add``
       each (A rows back to k = 0, B rows v rows on), the two distances held in registers;
-    * two outputs of a row are rounded to binary16 and packed by one ``vfcpka.h.s`` (each
-      lane rounded as ``fcvt.h.s`` rounds) and stored by one ``c.fsw``.
+    * two outputs of a row are rounded to the 16-bit format and packed by one ``vfcpka.h.s``
+      / ``vfcpka.ah.s`` (each lane rounded as ``fcvt.h.s`` / ``fcvt.ah.s`` rounds) and stored
+      by one ``c.fsw``.
 
     Start skew.  The kernels' other drivers delay core c by c times 1.5 K steps before any
     work, so that the cores read different k (other TCDM banks).  With the instruction cache
     that spread does not survive the first pass over the code: the core in front misses in
     the shared L1 too and waits for L2 on every new line, the ones behind hit the lines it
     brought and catch it up, and the cores then run the K loop in step, all loads of a step
-    in the same two banks.  So the first call of this routine in a run (the driver's s11,
-    trans_B = 1, says so; it is cleared here) first passes once over the whole block loop on
+    in the same two banks.  So the first call of this routine in a kernel call (the driver's
+    s11, trans_B = 1, says so; it is cleared here) tells whether the kernel's code is cold:
+    the routine reads ``mcycle`` at its entry, and a set-up that took more than ``COLD``
+    cycles fetched its lines from L2 (pulp-open: about 170 cycles then, 63 from the L0 and
+    the L1; gvsoc-2022: 116 and 68).  Cold, it first passes once over the whole block loop on
     its first block's first K iteration (no leftovers, the pointer and C steps zeroed, the
     partial sums stored to C and later overwritten, fflags restored), which brings every line
-    of the per-block path into the L0 and the L1 while doing useful work.  The conflicts of
+    of the per-block path into the L0 and the L1 while doing useful work; the conflicts of
     that pass leave the cores a few tens of cycles apart in no set order, so each then waits
     for the next multiple of ``SYNC`` cycles of ``mcycle`` (the cores' common clock) plus
     ``skew`` (one k pair of the K loop) cycles per core id, and resumes the block's K loop
     where the pass left it; from there on every core misses the same lines at the same point,
-    in the L1, and the spread holds.  The pass and the skew are skipped below 2^12 MACs in
-    the main blocks of the driver's rows left (s9), and with a single K iteration.
+    in the L1, and the spread holds.  Warm (a kernel called again, its lines in the L1), the
+    cores wait for the same grid and skew at once, on the path into the block loop: a pass
+    would run one K iteration with every core on the same bank.  The pass is skipped with a
+    single K iteration, the skew below 2^12 MACs in the main blocks of the driver's rows
+    left (s9).
 
     The packed stores need C's rows on words (C and 2*M multiples of 4) and the K loop at
     least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
 
-    skew: int = 0           # start delay per core id in cycles (after the first pass)
+    skew: int = 0           # start delay per core id in cycles
+    # the format's plain strip routine: the fallback, and the strips that do not fit the rules
+    GENERAL: ClassVar[type[HStrip]] = HStrip
 
     def fregs(self) -> tuple[str, ...]:
         """Accumulators in f0-f7, f16-f31; the operands in f8-f15 only (RVC's f registers: a
@@ -243,9 +257,9 @@ class HResidentStrip(HStrip):
 
     def emit(self, prefix: str) -> list[str]:
         if not self.eligible:
-            return HStrip(self.u, self.v, self.trans, self.uk).emit(prefix)
+            return self.GENERAL(self.u, self.v, self.trans, self.uk).emit(prefix)
         # the fallback unrolled x2 at most: x4 of a 4 x 4 block and its block code outgrow the L0
-        general = HStrip(self.u, self.v, self.trans, min(self.uk, 2))
+        general = self.GENERAL(self.u, self.v, self.trans, min(self.uk, 2))
         u, v, uk = self.u, self.v, self.uk
         name = self.label(prefix)
         gen = f"{name}_general"
@@ -273,7 +287,6 @@ class HResidentStrip(HStrip):
                   f"    beqz a7, {name}_next"]
         cold += self.last_odd_k(pa, pb, "ra")
         cold += [f"    j {name}_next"]
-        cold += self.first_strip(name)
         lines = self.header(name, uk, main, mode) + [
             f"# ({mode} operand registers, {stall_count(main)} load-use stalls).  The block "
             "loop's code stays in the L0",
@@ -281,8 +294,10 @@ class HResidentStrip(HStrip):
             f"fewer than {uk} k pairs:",
             f"# {gen}.",
         ]
-        lines += cold + [
+        # out of line, before the entry (lp.starti reaches forward only): the cold first pass
+        lines += self.first_pass(name) + [
             f"{name}:",
+            f"    csrr {R_T0}, mcycle             # (the first strip tells cold lines by its time)",
             f"    srli t5, s0, {uk.bit_length()}            # iterations of the K loop",
             f"    beqz t5, {gen}",
             "    or t6, a4, s2",
@@ -314,15 +329,16 @@ class HResidentStrip(HStrip):
             "block",
             f"{name}_start:",
             "    lp.count x1, a5",
-            f"    bnez s11, {name}_first         # the run's first strip: one block, then the "
-            "skew",
+            f"    beqz s11, {name}_go",
+        ] + self.first_strip(name) + [
             f"{name}_go:",
         ]
         # each pointer the one before plus the row stride s1 (itself a pointer: the last)
         lines += [f"    add {chain[k]}, {chain[k - 1]}, s1" for chain in (pa, pb)
                   for k in range(1, len(chain))]
         lines += [f"    bnez s3, {name}_ldc",
-                  "    .p2align 4                  # the block loop on its own lines",
+                  f"    j {name}_blk",
+                  f"    .p2align {L0_PERIOD_LOG2}              # the loop from an L0 set-0 line",
                   f"{name}_blk:"]
         lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
         lines += [f"{name}_k:", f"    lp.setup x0, t5, {name}_main_end", f"{name}_kbody:"]
@@ -343,12 +359,11 @@ class HResidentStrip(HStrip):
                   f"    lw s1, {F_S1}(sp)",
                   f"    lw ra, {F_RA}(sp)",
                   f"    addi sp, sp, {frame}",
-                  "    ret"] + ldc
+                  "    ret"] + ldc + cold
         body = general.emit(prefix)
         glabel = general.label(prefix)
-        # the general routine first, where an HStrip main strip sits in the other kernels (the
-        # fallback runs keep their code's layout, hence its cache behaviour)
-        return [ln.replace(glabel, gen) for ln in body] + lines
+        # the general routine after this one: the lines a call runs follow the driver's
+        return lines + [""] + [ln.replace(glabel, gen) for ln in body]
 
     def next_row_strip(self, name: str) -> list[str]:
         """The driver's next call, made here: when the driver's rectangle has no leftover
@@ -377,7 +392,7 @@ class HResidentStrip(HStrip):
 
     def packed_stores(self, acc: list[list[str]]) -> list[str]:
         """The block's outputs to C (a4 on its first row, left on its last): per row, pairs
-        of outputs packed by vfcpka.h.s into f8 / f9 alternately, each stored while the next
+        of outputs packed by vfcpka.<fmt>.s into f8 / f9 alternately, each stored while the next
         pair is packed."""
         pairs = [(rr, t) for rr in range(self.u) for t in range(0, self.v, 2)]
         tmp = self.fregs()[self.u * self.v:][:2]
@@ -385,7 +400,8 @@ class HResidentStrip(HStrip):
         for n in range(len(pairs) + 1):
             if n < len(pairs):
                 rr, t = pairs[n]
-                out.append(f"    vfcpka.h.s {tmp[n % 2]}, {acc[rr][t]}, {acc[rr][t + 1]}")
+                out.append(f"    vfcpka.{self.FMT}.s {tmp[n % 2]}, {acc[rr][t]}, "
+                           f"{acc[rr][t + 1]}")
             if n:
                 pr, pt = pairs[n - 1]
                 if pr and pt == 0:
@@ -393,25 +409,54 @@ class HResidentStrip(HStrip):
                 out.append(f"    fsw {tmp[(n - 1) % 2]}, {2 * pt}(a4)")
         return out
 
+    def delay(self, label: str, tmp: str, sync: int = 0) -> list[str]:
+        """Wait for the next multiple of ``sync`` cycles of mcycle plus ``skew`` cycles per core
+        id (a7, ra and ``tmp`` change)."""
+        sync = sync or SYNC
+        return ["    csrr ra, mcycle",
+                f"    addi ra, ra, {sync - 1}",
+                f"    andi ra, ra, -{sync}           # the next multiple of {sync} cycles",
+                "    csrr a7, mhartid",
+                "    andi a7, a7, 0x1f           # core id",
+                f"    li {tmp}, {self.skew}",
+                f"    mul a7, a7, {tmp}",
+                "    add ra, ra, a7              # + the core's skew",
+                f"{label}:",
+                "    csrr a7, mcycle",
+                "    sub a7, a7, ra",
+                f"    bltz {label}         # (a difference: right across mcycle's wrap)".replace(
+                    f"bltz {label}", f"bltz a7, {label}")]
+
     def first_strip(self, name: str) -> list[str]:
-        """The out-of-line paths of the run's first strip (see the class docstring): its first
-        block's first K iteration, passing over the whole block loop, then the skew and the
-        rest of the strip."""
-        saved = (("t5", F_T5), ("t6", F_T6), (R_BACK, F_BACK), (R_NEXT, F_NEXT),
-                 (R_CNEXT, F_CNEXT))
+        """The start of the run's first strip (s11 = trans_B = 1, cleared here; see the class
+        docstring), on the path into the block loop: below 2^SKEW_MIN_LOG2 MACs nothing; when
+        the routine's entry took more than ``COLD`` cycles (its lines came from L2) and the K
+        loop has two iterations or more, the pass over the block loop first (``first_pass``);
+        else the skew at once."""
         return [
-            f"{name}_first:               # the run's first strip (s11 = trans_B = 1)",
-            "    addi a7, t5, -2",
-            f"    bltz a7, {name}_noskew      # one K iteration: no first pass",
+            f"{name}_first:",
+            "    mv s11, zero",
             "    mul a7, a5, s0",
             "    mul a7, a7, s9",
             f"    li ra, {self.v}",
             "    mul a7, a7, ra              # MACs in the main blocks of the rows left",
             f"    srli a7, a7, {SKEW_MIN_LOG2}",
-            f"    bnez a7, {name}_pass",
-            f"{name}_noskew:",
-            f"    mv s11, zero                # fewer than 2^{SKEW_MIN_LOG2} MACs: no skew",
-            f"    j {name}_go",
+            f"    beqz a7, {name}_go",
+            "    csrr ra, mcycle",
+            f"    sub a7, ra, {R_T0}              # cycles since the routine's entry",
+            f"    addi a7, a7, -{COLD}",
+            f"    bltz a7, {name}_now         # lines in the L0 or the L1: the skew at once",
+            "    addi a7, t5, -2",
+            f"    bgez a7, {name}_pass         # lines from L2: the pass first",
+            f"{name}_now:",
+        ] + self.delay(f"{name}_delay", R_T0)
+
+    def first_pass(self, name: str) -> list[str]:
+        """Out of line: the cold first strip's pass over the block loop on its first block's
+        first K iteration, then the skew and the rest of the strip."""
+        saved = (("t5", F_T5), ("t6", F_T6), (R_BACK, F_BACK), (R_NEXT, F_NEXT),
+                 (R_CNEXT, F_CNEXT))
+        return [
             f"{name}_pass:",
             f"    sw a5, {F_LEFT}(sp)           # (a5 becomes a pointer)",
             "    csrr a7, fflags",
@@ -422,23 +467,13 @@ class HResidentStrip(HStrip):
             f"    mv {R_BACK}, zero                # the pointers stay on the block's next k",
             f"    mv {R_NEXT}, zero",
             f"    addi {R_CNEXT}, {R_CNEXT}, -{2 * self.v}        # C's pointer back on the block",
+            "    li s11, 1                   # (the block loop's end: to the skew)",
             "    li a7, 1",
             "    lp.count x1, a7             # the block loop once",
             f"    j {name}_go",
             f"{name}_skew:                # after the pass: the skew, then the block's other k",
             "    mv s11, zero",
-            "    csrr ra, mcycle",
-            f"    addi ra, ra, {SYNC - 1}",
-            f"    andi ra, ra, -{SYNC}           # the next multiple of {SYNC} cycles",
-            "    csrr a7, mhartid",
-            "    andi a7, a7, 0x1f           # core id",
-            f"    li t6, {self.skew}",
-            "    mul a7, a7, t6",
-            "    add ra, ra, a7              # + the core's skew",
-            f"{name}_wait:",
-            "    csrr a7, mcycle",
-            "    sub a7, a7, ra",
-            f"    bltz a7, {name}_wait         # (a difference: right across mcycle's wrap)",
+        ] + self.delay(f"{name}_wait", "t6") + [
             f"    lw a7, {F_FFLAGS}(sp)",
             "    csrw fflags, a7",
         ] + [f"    lw {r}, {off}(sp)" for r, off in saved] + [
@@ -454,14 +489,18 @@ class HResidentStrip(HStrip):
 
 # HResidentStrip's operand pointers besides a2 and a3, those in x8-x15 first (compressed
 # loads; the routine saves s0 = K and s1 = the row stride and takes them); the distances that
-# move them to the next block; the cycle grid on which the cores meet after the first pass;
+# move them to the next block; the cycle grid on which the cores meet before the skew; the
+# register holding mcycle at the routine's entry and the cycles after which its set-up was cold;
 # its stack frame (byte offsets): s0, s1, ra, then the first strip's block count, fflags and
 # the registers its first pass changes.
 RESIDENT_PTRS = ("a0", "a1", "s0", "a5", "s1", "t0", "t1", "t2")
 R_BACK = "t4"           # A rows: back to k = 0
 R_NEXT = "t3"           # B rows: v rows on
 R_CNEXT = "a6"          # C: from the last row of the block to the first of the next
+L0_PERIOD_LOG2 = 7      # 2^7 bytes: a line of each of the L0's 8 sets (isasim/icache.py)
 SYNC = 64               # the first strip's cores meet again on a multiple of this many cycles
+R_T0 = "t2"             # mcycle at the routine's entry (free until the block's pointers are set)
+COLD = 92               # entry to the first strip's test in more cycles: lines from L2
 F_S0, F_S1, F_RA, F_LEFT, F_FFLAGS, F_T5, F_T6, F_BACK, F_NEXT, F_CNEXT = range(0, 40, 4)
 
 
@@ -505,6 +544,14 @@ class BStrip(HStrip):
                 ) -> list[str]:
         return [f"    fcvt.ah.s {acc}, {acc}", f"    fmv.x.ah {tmps[0]}, {acc}",
                 f"    sh {tmps[0]}, {off}({ptr})"]
+
+
+@dataclass(frozen=True)
+class BResidentStrip(HResidentStrip, BStrip):
+    """The bfloat16 main strip routine with its block loop in the L0 (``HResidentStrip``'s
+    layout; ``BStrip``'s dot product, C load and fallback)."""
+
+    GENERAL: ClassVar[type[HStrip]] = BStrip
 
 
 @dataclass(frozen=True)
@@ -609,14 +656,15 @@ class Fp16Family(Family):
 
 @dataclass(frozen=True)
 class Fp16ResidentFamily(Fp16Family):
-    """A binary16 block shape whose main strip routine keeps its block loop in the L0
-    instruction cache (``HResidentStrip``)."""
+    """A 16-bit block shape whose main strip routine keeps its block loop in the L0
+    instruction cache (``HResidentStrip``; bfloat16: ``Bf16ResidentFamily``)."""
 
     strip_type: ClassVar[type[Strip]] = HResidentStrip
 
     @property
     def skew_units(self) -> int:
-        """The driver does not delay the cores: the main strip does, after its first pass."""
+        """The driver does not delay the cores: the main strip does (after a first pass over
+        its block loop when the code is cold)."""
         return 0
 
     def strips(self, trans: int) -> list[Strip]:
@@ -711,6 +759,13 @@ class Bf16Family(Fp16Family):
 
 
 @dataclass(frozen=True)
+class Bf16ResidentFamily(Fp16ResidentFamily, Bf16Family):
+    """A bfloat16 block shape whose main strip keeps its block loop in the L0."""
+
+    strip_type: ClassVar[type[Strip]] = BResidentStrip
+
+
+@dataclass(frozen=True)
 class Bf16XFamily(Bf16Family):
     """The bfloat16 kernels on a single register file."""
 
@@ -791,6 +846,10 @@ BF16_FAMILIES = (
         "point of the family.")),
     Bf16Family(2, 4, scheduling=(
         "Scheduling: PULP-TrainLib's 2 x 4 block, as mmh_2x4 with vfdotpex.s.ah.")),
+    Bf16ResidentFamily(4, 4, uk=4, scheduling=(
+        "Scheduling: as mmh_4x4 with vfdotpex.s.ah: 16 binary32 accumulators, the 4 A pairs "
+        "of a step held and the 4 B pairs streamed in f8-f15, 4 pairs per loop iteration; "
+        "the block loop (HResidentStrip) stays in the L0 instruction cache.")),
     Bf16Family(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds, as mmh_4x6 with "
         "vfdotpex.s.ah.")),
@@ -851,20 +910,23 @@ def family_text(fam: Family) -> str:
                f"    bgeu s9, t0, {rows}_strip"):
         assert ln in after.split(f"{rows}_skip:")[0], f"{p}: the driver's row step changed"
     text = _shortcuts(text, fam)
+    assert text.count("\n    .text\n") == 1
+    text = text.replace("\n    .text\n", f"\n    .text\n    .p2align {L0_PERIOD_LOG2}"
+                        "                  # the kernel's lines on fixed L0 sets\n")
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.startswith("# Start skew:"))
     end = lines.index("#", first)
     skew = next(st.skew for st in fam.strips(1) if (st.u, st.v) == (fam.u, fam.v))
     note = _wrap(
         f"Start skew: the driver starts every core at once; the main strip routine, on its "
-        f"first call in a run with at least 2^{SKEW_MIN_LOG2} MACs, passes once over its "
-        f"block loop on the first block's first K iteration (so that every core's L0 and the "
-        f"shared L1 hold the loop's lines), then waits for the next multiple of {SYNC} cycles "
-        f"of mcycle plus {skew}*c cycles on core c (one k pair of the main block) and goes "
-        f"on with that block, so that neighbouring cores work on different k, whose A and B "
-        f"values sit in other TCDM banks when K % 16 == 0.  A skew before that pass would not "
-        f"last: the cores behind catch up with the one in front while it waits for the L2 on "
-        f"each new line.")
+        f"first call in a kernel call with at least 2^{SKEW_MIN_LOG2} MACs, waits for the "
+        f"next multiple of {SYNC} cycles of mcycle plus {skew}*c cycles on core c (one k pair "
+        f"of the main block), so that neighbouring cores work on different k, whose A and B "
+        f"values sit in other TCDM banks when K % 16 == 0.  When its set-up took more than "
+        f"{COLD} cycles (the code came from L2), it first passes once over its block loop on "
+        f"the first block's first K iteration (so that every core's L0 and the shared L1 "
+        f"hold the loop's lines) and skews after it: a skew before would not last, the cores "
+        f"behind catch up with the one in front while it waits for the L2 on each new line.")
     return "\n".join(lines[:first] + ["# " + ln for ln in note] + lines[end:])
 
 

@@ -4,6 +4,7 @@ models, on the square shape and DS-CNN layer steps, beside PULP-TrainLib's publi
     python bench/kernels.py                          # pulp-open and gvsoc-2022, every part
     python bench/kernels.py --config pulp-open --part fp32 --kernels mm_naive_n,mmx_2x4_n
     python bench/kernels.py --part 16bit             # binary16 / bfloat16 beside fp32
+    python bench/kernels.py --config pulp-open --icache ideal   # every fetch hits
 
 Register-file models: the ``mm_`` / ``mmh_`` / ``mmb_`` kernels keep FP values in separate f
 registers; the ``mmx_`` / ``mmhx_`` / ``mmbx_`` kernels are written for a core with a single
@@ -61,6 +62,7 @@ from rich.table import Table  # noqa: E402
 from asm_kernels.catalogue import catalogue  # noqa: E402
 from asm_kernels.runner import run_kernel  # noqa: E402
 from isasim import layout as L  # noqa: E402
+from isasim.config import ICACHE_MODES, ClusterConfig, load_config  # noqa: E402
 
 # (label, N, M, K, trans_B)
 SHAPES = [
@@ -97,6 +99,11 @@ TUTORIAL = (("mm", 77491, "mmx_naive_n"), ("mm_unroll_2x1", 49884, "mmx_2x1_n"),
             ("mm_unroll_2x4", 35465, "mmx_2x4_n"))
 
 
+def setting_name(config: str | ClusterConfig) -> str:
+    """A preset's name, with the instruction cache model when ``--icache`` replaced it."""
+    return config if isinstance(config, str) else f"{config.name}, icache {config.icache}"
+
+
 def tcdm_for(N: int, M: int, K: int) -> int:
     return TCDM_DEFAULT if 4 * (N * K + K * M + N * M) <= FREE_TCDM else TCDM_LARGE
 
@@ -107,7 +114,7 @@ def kernels_of(family: str) -> list[str]:
     return [k.name for k in sorted(ks, key=lambda k: (k.regfile != "f", k.name))]
 
 
-def run(name: str, shape: tuple, config: str, cores: int = 8, **overrides):
+def run(name: str, shape: tuple, config: str | ClusterConfig, cores: int = 8, **overrides):
     """The RunResult of ``name`` on ``shape``, its output checked (``overrides``: settings of
     the configuration, e.g. ``icache="ideal"``)."""
     _, N, M, K, trans = shape
@@ -162,7 +169,7 @@ def mac_cycles(res) -> int:
     return int(res.profile_count[:, is_mac].sum()) if is_mac.any() else 0
 
 
-def measure(kernels: list[str], shapes: list[tuple], config: str) -> dict:
+def measure(kernels: list[str], shapes: list[tuple], config: str | ClusterConfig) -> dict:
     return {(k, s[0]): run(k, s, config) for k in kernels for s in shapes}
 
 
@@ -203,8 +210,8 @@ def model_rows(table: Table, results: dict, kernels: list[str], shapes: list[tup
     return best
 
 
-def fp32_part(config: str, kernels: list[str], console: Console) -> dict:
-    table = Table(title=f"fp32 matmul, MAC/cycle on 8 cores, {config} (peak 8)",
+def fp32_part(config: str | ClusterConfig, kernels: list[str], console: Console) -> dict:
+    table = Table(title=f"fp32 matmul, MAC/cycle on 8 cores, {setting_name(config)} (peak 8)",
                   title_justify="left")
     table.add_column("kernel")
     shape_columns(table, SHAPES)
@@ -219,7 +226,8 @@ def fp32_part(config: str, kernels: list[str], console: Console) -> dict:
     best = model_rows(table, results, kernels, SHAPES, "fp32")
     console.print(table)
 
-    like = Table(title=f"Like for like with PULP-TrainLib (fp32), {config}", title_justify="left")
+    like = Table(title=f"Like for like with PULP-TrainLib (fp32), {setting_name(config)}",
+                 title_justify="left")
     for col in ("figure", "PULP-TrainLib", "single register file (zfinx)", "f registers"):
         like.add_column(col, justify="left" if col == "figure" else "right")
     peak = {}
@@ -243,11 +251,11 @@ def fp32_part(config: str, kernels: list[str], console: Console) -> dict:
         {("kernel", m, s[0]): best[m][s[0]] for m in best for s in SHAPES}
 
 
-def sixteen_part(config: str, console: Console) -> dict:
+def sixteen_part(config: str | ClusterConfig, console: Console) -> dict:
     k16 = {fam: kernels_of(fam) for fam in FORMATS}
     k32 = kernels_of("matmul")
-    table = Table(title=f"16-bit matmul beside fp32, MAC/cycle on 8 cores, {config} (peak 16; "
-                        "fp32 8)", title_justify="left")
+    table = Table(title="16-bit matmul beside fp32, MAC/cycle on 8 cores, "
+                        f"{setting_name(config)} (peak 16; fp32 8)", title_justify="left")
     table.add_column("kernel")
     shape_columns(table, SHAPES_16)
     results = measure(k32 + [k for ks in k16.values() for k in ks], SHAPES_16, config)
@@ -279,13 +287,14 @@ def sixteen_part(config: str, console: Console) -> dict:
          for fam in FORMATS for m in best[fam] for s in SHAPES_16}
 
 
-def warm_table(config: str, results: dict, best: list[tuple[str, dict]],
+def warm_table(config: str | ClusterConfig, results: dict, best: list[tuple[str, dict]],
                console: Console) -> None:
     """MAC/cycle of one call (cold instruction caches) and of a second call (warm) of the best
     kernel of each format and register-file model on the square shape."""
     s = SHAPES_16[0]
-    table = Table(title=f"Warm instruction caches, {s[0]} (B M x K), {config}: MAC/cycle of "
-                        "the first call and of a second one (run_kernel(calls=2) - calls=1)",
+    table = Table(title=f"Warm instruction caches, {s[0]} (B M x K), {setting_name(config)}: "
+                        "MAC/cycle of the first call and of a second one "
+                        "(run_kernel(calls=2) - calls=1)",
                   title_justify="left")
     for col in ("format", "kernel", "first call", "second call", "cycles first / second"):
         table.add_column(col, justify="left" if col in ("format", "kernel") else "right")
@@ -305,10 +314,12 @@ def speedup(results: dict, slow: str, fast: str, s: tuple) -> float:
     return results[slow, s[0]].total_cycles / results[fast, s[0]].total_cycles
 
 
-def breakdown(config: str, rows: list[tuple[str, str, object]], console: Console) -> None:
+def breakdown(config: str | ClusterConfig, rows: list[tuple[str, str, object]],
+              console: Console) -> None:
     """Where the core-cycles of the given (label, kernel, RunResult) rows go."""
-    table = Table(title=f"Where the core-cycles of the best kernels go, {config} (% of all "
-                        "cores' cycles; MAC/cycle ~ 8 x MACs per issue x 'MAC issue')",
+    table = Table(title="Where the core-cycles of the best kernels go, "
+                        f"{setting_name(config)} (% of all cores' cycles; MAC/cycle ~ 8 x MACs "
+                        "per issue x 'MAC issue')",
                   title_justify="left")
     table.add_column("shape")
     table.add_column("kernel")
@@ -333,13 +344,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="fp32 and/or 16bit (repeatable; default: both)")
     ap.add_argument("--kernels", help="fp32 part: comma-separated kernel names (default: the "
                                       "whole matmul family)")
+    ap.add_argument("--icache", choices=ICACHE_MODES,
+                    help="instruction cache model in place of each preset's (ideal: every "
+                         "fetch hits)")
     args = ap.parse_args(argv)
     kernels = args.kernels.split(",") if args.kernels else kernels_of("matmul")
     unknown = [k for k in kernels if k not in catalogue()]
     if unknown:
         ap.error(f"unknown kernels {', '.join(unknown)}")
     console = Console(width=230)
-    for config in args.config or CONFIGS:
+    for name in args.config or CONFIGS:
+        config = load_config(name).replace(icache=args.icache) if args.icache else name
         rows = []
         if "fp32" in (args.part or PARTS):
             got = fp32_part(config, kernels, console)
