@@ -850,11 +850,12 @@ BF16_FAMILIES = (
         "Scheduling: as mmh_4x4 with vfdotpex.s.ah: 16 binary32 accumulators, the 4 A pairs "
         "of a step held and the 4 B pairs streamed in f8-f15, 4 pairs per loop iteration; "
         "the block loop (HResidentStrip) stays in the L0 instruction cache.")),
-    Bf16Family(4, 6, uk=2, scheduling=(
+    Bf16ResidentFamily(4, 6, uk=2, scheduling=(
         "Scheduling: the largest block the register file holds, as mmh_4x6 with "
-        "vfdotpex.s.ah.")),
-    Bf16Family(6, 4, uk=2, scheduling=(
-        "Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah.")),
+        "vfdotpex.s.ah; the block loop (HResidentStrip) stays in the L0 instruction cache.")),
+    Bf16ResidentFamily(6, 4, uk=2, scheduling=(
+        "Scheduling: the transpose of 4 x 6, as mmh_6x4 with vfdotpex.s.ah; the block loop "
+        "(HResidentStrip) stays in the L0 instruction cache.")),
     Bf16LaneFamily(2, 4, scheduling=(
         "Scheduling: as mmb_2x4, with vfmac.ah into packed bfloat16 accumulators.")),
     Bf16LaneFamily(4, 6, uk=2, scheduling=(

@@ -1,6 +1,6 @@
 """The 16-bit kernels whose main strip keeps its block loop in the L0 instruction cache
 (``HResidentStrip`` in ``asm_kernels/matmul_fp16_gen.py``: binary16 mmh_4x4, mmh_4x6, mmh_6x4;
-bfloat16 mmb_4x4, the same routine with vfdotpex.s.ah, ``BResidentStrip``).
+bfloat16 mmb_4x4, mmb_4x6, mmb_6x4, the same routine with vfdotpex.s.ah, ``BResidentStrip``).
 
 The Latin-square shapes of ``test_matmul_fp16`` are too small to reach that routine's first
 pass (at least 2^12 MACs per call) and mostly take its fallback; these shapes reach every path
@@ -52,7 +52,8 @@ SHAPES = [
 
 
 def test_the_resident_kernels_are_in_the_catalogue():
-    assert sorted(RESIDENT) == ["mmb_4x4_m", "mmb_4x4_n", "mmh_4x4_m", "mmh_4x4_n",
+    assert sorted(RESIDENT) == ["mmb_4x4_m", "mmb_4x4_n", "mmb_4x6_m", "mmb_4x6_n",
+                                "mmb_6x4_m", "mmb_6x4_n", "mmh_4x4_m", "mmh_4x4_n",
                                 "mmh_4x6_m", "mmh_4x6_n", "mmh_6x4_m", "mmh_6x4_n"]
 
 
