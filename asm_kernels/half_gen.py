@@ -1246,22 +1246,22 @@ TRANSPOSE_16 = Derived("transpose.s", "transpose", ("blocktranspose", "transpose
 ), "# Transposes of 16-bit elements (binary16 and bfloat16 alike), copied bit-exactly:\n"
    "# transpose.s with half-word moves.")
 
-IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
+IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2col", "im2row_ig"), (
     ("slli s0, t4, 2               # L4", "slli s0, t4, 1               # L2", 1),
+    ("li t6, 4                     # and", "li t6, 2                     # and", 1),
+    ("li s0, 4                     # im2col", "li s0, 2                     # im2col", 1),
+    ("slli t6, a6, 2\n", "slli t6, a6, 1\n", 1),
     ("slli s11, t5, 2              # Ws4", "slli s11, t5, 1              # Ws2", 1),
     ("slli s1, s9, 2               # source step along a row: a_w words",
      "slli s1, s9, 1               # source step along a row: a_w halves", 1),
-    ("slli s7, t0, 2\n", "slli s7, t0, 1\n", 1),
     ("slli t1, t1, 2\n", "slli t1, t1, 1\n", 1),
-    ("addi s7, s7, 4               # next column of buf",
-     "addi s7, s7, 2               # next column of buf", 1),
     ("copy_words a4, a1, t4, s1, t6, s0, t0, t1",
      "copy_words a4, a1, t4, s1, t6, s0, t0, t1" + HALF_MOVES, 2),
     (", t6, s0\n", ", t6, s0, p.sh\n", 5),
     ("p.lw t0, s1(t4!)", "p.lh t0, s1(t4!)", 1),
     ("p.sw t0, a2(t6!)", "p.sh t0, a2(t6!)", 1),
-    ("F_", "F16_", 28),
-    ("FRAME", "FRAME16", 4),
+    ("F_", "F16_", 32),
+    ("FRAME", "FRAME16", 5),
 ), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"
    "# bit-exactly: im2col.s with half-word moves.")
 

@@ -2,6 +2,9 @@
 #
 #   im2row    (forward and weight gradient; PULP-TrainLib B.2's row layout):
 #       buf[ho*Wo + wo][c*Hk*Wk + hk*Wk + wk] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
+#   im2col    (the same elements transposed, one row per (c, hk, wk): the weight gradient's
+#              B operand already K-contiguous, as the packed-SIMD matmuls read it):
+#       buf[c*Hk*Wk + hk*Wk + wk][ho*Wo + wo] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
 #   im2row_ig (input gradient: the full-padded window of dY, for the flipped weights):
 #       buf[hi*Wi + wi][c*Hk*Wk + hk*Wk + wk] = dY[c][y / sh][x / sw]
 #           with y = hi + pt - (Hk-1) + hk, x = wi + pl - (Wk-1) + wk,
@@ -17,8 +20,10 @@
 # b = pad - (k-1), d = stride.
 #
 # Scheduling: a work unit is one column of buf, u = c*Hk*Wk + hk*Wk + wk (Hout*Wout words a
-# buf row apart); the columns are split over the cores in contiguous blocks of
-# ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1 is correct.
+# buf row apart; im2col: one row of buf, its Hout*Wout words contiguous, the same code with the
+# element step and the unit step swapped); the units are split over the cores in contiguous
+# blocks of ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1
+# is correct.
 # Along a column the hits on the source form a grid: rows oy0, oy0 + d_h, ... (ny of them),
 # columns ox0, ox0 + d_w, ... (nx), depending only on hk and wk respectively, so each core
 # computes the two tables once (on its stack, hence Hk, Wk <= 16) and a unit needs no
@@ -29,11 +34,12 @@
 # trailing zeros.  With dilation the column is zeroed and the hits overwritten.
 #
 # a0 -> struct im2row {src, buf, C, Hs, Ws, Hk, Wk, Hout, Wout, stride_h, stride_w, pad_top,
-# pad_left} (im2row: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig: src = dY,
-# Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
+# pad_left} (im2row, im2col: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig:
+# src = dY, Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
     .include "common.inc"
     .text
     .globl im2row
+    .globl im2col
     .globl im2row_ig
 
 # frame: 0..47 s0-s11, then the constants below, then the two tables (12 bytes per entry)
@@ -42,6 +48,7 @@
     .equ F_DSTEP, 56             # dilated: buf step between two copies of a row (d_w rows)
     .equ F_RSTEP, 60             # dilated: buf step between two hit rows (d_h * Wout rows)
     .equ F_TRAIL, 64             # zeros after a column's last copy
+    .equ F_USTEP, 68             # buf step between two units (im2row: one word)
     .equ F_YTAB, 72              # per hk: first oy, number of hit rows, first source row
     .equ F_XTAB, 264             # per wk: first ox, number of hit columns, first source column
     .equ FRAME, 464
@@ -64,9 +71,17 @@
     lw \d, \stride(a0)           # d = stride
 .endm
 
+im2col:
+    addi sp, sp, -FRAME
+    jal t5, .Lsave
+    li a7, 1                     # units are rows of buf
+    j .Li2r_fw
+
 im2row:
     addi sp, sp, -FRAME
     jal t5, .Lsave
+    li a7, 0                     # units are columns of buf
+.Li2r_fw:
     axis_fw s1, s2, s3, 36, 44
     axis_fw a2, a3, a4, 40, 48
     j .Li2r_body
@@ -74,10 +89,12 @@ im2row:
 im2row_ig:
     addi sp, sp, -FRAME
     jal t5, .Lsave
+    li a7, 0
     axis_ig s1, s2, s3, 36, 44, 20
     axis_ig a2, a3, a4, 40, 48, 24
 
-# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
+# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a7 = 1 for im2col's layout;
+# a0 = args, a1 = cores
 .Li2r_body:
     lw t0, 20(a0)
     sw t0, F_HK(sp)
@@ -105,11 +122,16 @@ im2row_ig:
     lw t1, F_HK(sp)
     lw t2, F_WK(sp)
     mul t3, t1, t2
-    mul t4, t3, t0               # columns of buf = units
-    slli s0, t4, 2               # L4: buf row stride (bytes)
+    mul t4, t3, t0               # units
     lw s2, 32(a0)                # Wout
     lw t5, 28(a0)
-    mul a6, t5, s2               # Hout*Wout: column length
+    mul a6, t5, s2               # Hout*Wout: elements per unit
+    slli s0, t4, 2               # L4: buf step between a unit's elements (im2row: a buf row)
+    li t6, 4                     # and between two units (im2row: a word)
+    beqz a7, 1f
+    li s0, 4                     # im2col: a unit is a row of Hout*Wout words
+    slli t6, a6, 2
+1:  sw t6, F_USTEP(sp)
     mul t5, s0, s3
     sw t5, F_DSTEP(sp)
     mul t5, s2, s8
@@ -126,8 +148,9 @@ im2row_ig:
     sub s8, s8, t0               # units of this core
     blez s8, .Li2r_done
     lw t1, 4(a0)
-    slli s7, t0, 2
-    add s7, s7, t1               # buf column of u0
+    lw s7, F_USTEP(sp)
+    mul s7, s7, t0
+    add s7, s7, t1               # buf column (im2col: row) of u0
     divu t1, t0, t3              # channel
     mul t5, t1, t3
     sub t0, t0, t5               # hk*Wk + wk
@@ -148,8 +171,8 @@ im2row_ig:
     sub s10, s10, t5             # kernel rows left in this channel
     sub s9, t2, t0               # kernel columns left in this row
 
-# s0 = L4, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
-# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf column, s8 = units left,
+# s0 = buf step along a unit, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
+# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf unit, s8 = units left,
 # s9 / s10 = wk / hk left, s11 = Ws4, a5 = 1 unless dilated, a6 = Hout*Wout, a7 = Hs*Ws4
 .Li2r_unit:
     lw a0, 4(s4)                 # ny
@@ -221,7 +244,8 @@ im2row_ig:
 3:  add t5, t5, s3
 
 .Li2r_next:
-    addi s7, s7, 4               # next column of buf
+    lw t0, F_USTEP(sp)
+    add s7, s7, t0               # next unit of buf
     addi s8, s8, -1
     beqz s8, .Li2r_done
     addi s5, s5, 12              # next wk

@@ -1,7 +1,8 @@
-"""im2row_16 / im2row_ig_16 (im2col_16.s, generated from im2col.s by asm_kernels/half_gen.py):
-16-bit elements, any bit pattern, moved exactly: the references of test_im2col.py on random
-uint16 patterns (nonzero, so a missed copy shows), buffers pre-filled with 0xFFFF.  The same
-shapes (stride, padding, leftovers, channel counts below the core count) on 1..8 cores."""
+"""im2row_16 / im2col_16 / im2row_ig_16 (im2col_16.s, generated from im2col.s by
+asm_kernels/half_gen.py): 16-bit elements, any bit pattern, moved exactly: the references of
+test_im2col.py on random uint16 patterns (nonzero, so a missed copy shows), buffers pre-filled
+with 0xFFFF.  The same shapes (stride, padding, leftovers, channel counts below the core
+count) on 1..8 cores."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import pytest
 
 from .cycle_baselines import check
 from .half import run16
-from .test_im2col import CORES, SHAPES, out_size, ref_im2row, ref_im2row_ig
+from .test_im2col import CORES, SHAPES, buf_shape, out_size, ref_im2row, ref_im2row_ig
 
 FAMILY = "im2col_fp16"
 
 
 def run(name, src, Hk, Wk, Hout, Wout, sh, sw, pt, pl, cores):
     C, Hs, Ws = src.shape
-    buf = np.full((Hout * Wout, C * Hk * Wk), 0xFFFF, np.uint16)
+    buf = np.full(buf_shape(name, C, Hk, Wk, Hout, Wout), 0xFFFF, np.uint16)
     out, cycles = run16(name, dict(src=src, buf=buf, C=C, Hs=Hs, Ws=Ws, Hk=Hk, Wk=Wk,
                                    Hout=Hout, Wout=Wout, stride_h=sh, stride_w=sw, pad_top=pt,
                                    pad_left=pl), ["buf"], cores=cores)
@@ -35,8 +36,11 @@ def test_matches_reference():
         rng = np.random.default_rng(j)
         cores = CORES[j % 5]
         X = pattern(rng, (C, H, W))
+        ref = ref_im2row(X, Hk, Wk, Ho, Wo, sh, sw, pt, pl)
         got, _ = run("im2row_16", X, Hk, Wk, Ho, Wo, sh, sw, pt, pl, cores)
-        assert np.array_equal(got, ref_im2row(X, Hk, Wk, Ho, Wo, sh, sw, pt, pl)), shape
+        assert np.array_equal(got, ref), shape
+        got, _ = run("im2col_16", X, Hk, Wk, Ho, Wo, sh, sw, pt, pl, cores)
+        assert np.array_equal(got, ref.T), shape
         dY = pattern(rng, (C, Ho, Wo))
         got, _ = run("im2row_ig_16", dY, Hk, Wk, H, W, sh, sw, pt, pl, cores)
         assert np.array_equal(got, ref_im2row_ig(dY, Hk, Wk, H, W, sh, sw, pt, pl)), shape
@@ -44,15 +48,15 @@ def test_matches_reference():
 
 def cycles(name, C, H, k, s, p, cores):
     Ho = out_size(H, k, s, p, p)
-    src_hw, out_hw = (H, Ho) if name == "im2row_16" else (Ho, H)
+    src_hw, out_hw = (Ho, H) if name == "im2row_ig_16" else (H, Ho)
     src = np.ones((C, src_hw, src_hw), np.uint16)
     return run(name, src, k, k, out_hw, out_hw, s, s, p, p, cores)[1]
 
 
 BASELINE_CASES = {f"{n}/C8_H8_k3_s1_p1_c8": (lambda n=n: cycles(n, 8, 8, 3, 1, 1, 8))
-                  for n in ("im2row_16", "im2row_ig_16")}
+                  for n in ("im2row_16", "im2col_16", "im2row_ig_16")}
 BASELINE_CASES.update({f"{n}/C4_H16_k3_s2_p1_c8": (lambda n=n: cycles(n, 4, 16, 3, 2, 1, 8))
-                       for n in ("im2row_16", "im2row_ig_16")})
+                       for n in ("im2row_16", "im2col_16", "im2row_ig_16")})
 
 
 @pytest.mark.parametrize("case_id", sorted(BASELINE_CASES))
