@@ -1257,9 +1257,45 @@ IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2col", "im2row_ig"), (
     ("slli t1, t1, 2\n", "slli t1, t1, 1\n", 1),
     ("copy_words a4, a1, t4, s1, t6, s0, t0, t1",
      "copy_words a4, a1, t4, s1, t6, s0, t0, t1" + HALF_MOVES, 2),
-    (", t6, s0\n", ", t6, s0, p.sh\n", 5),
+    (", t6, s0\n", ", t6, s0, p.sh\n", 8),
+    ("""    srli a4, \\n, 1
+    andi a1, \\n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \\n
+""", """    p.bneimm s0, 2, .Lstrided\\@    # buf contiguous (im2col): two halves a word
+    andi t0, t6, 2
+    beqz t0, .Laligned\\@
+    p.lh t0, 2(t5!)              # buf on a half: one half first
+    p.sh t0, 2(t6!)
+    addi \\n, \\n, -1
+.Laligned\\@:
+    srli a4, \\n, 2              # two words per iteration, no store waiting for its load (a
+    beqz a4, .Lpairs_done\\@     # source on a half costs a load the misaligned cycle)
+    lp.setup x0, a4, .Lpair\\@
+    p.lw t0, 4(t5!)
+    p.lw a1, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lpair\\@:
+    p.sw a1, 4(t6!)
+.Lpairs_done\\@:
+    andi a4, \\n, 2
+    beqz a4, .Lword_done\\@
+    p.lw t0, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lword_done\\@:
+    andi a4, \\n, 1
+    beqz a4, .Lrun_done\\@
+    p.lh t0, 2(t5!)
+    p.sh t0, 2(t6!)
+    j .Lrun_done\\@
+.Lstrided\\@:
+    srli a4, \\n, 1
+    andi a1, \\n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \\n, lh, p.lh, p.sh
+.Lrun_done\\@:
+""", 1),
     ("p.lw t0, s1(t4!)", "p.lh t0, s1(t4!)", 1),
     ("p.sw t0, a2(t6!)", "p.sh t0, a2(t6!)", 1),
+    ("zeros a0, a3, t4", "zeros a0, a3, t4, p.sh", 1),
     ("F_", "F16_", 32),
     ("FRAME", "FRAME16", 5),
 ), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"

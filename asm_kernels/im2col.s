@@ -71,6 +71,14 @@
     lw \d, \stride(a0)           # d = stride
 .endm
 
+# \n (> 0) elements from t5 (source step s1) to t6 (buf step s0), both pointers left past the
+# run; clobbers \n, a1, a4, t0
+.macro copy_run n
+    srli a4, \n, 1
+    andi a1, \n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \n
+.endm
+
 im2col:
     addi sp, sp, -FRAME
     jal t5, .Lsave
@@ -143,7 +151,14 @@ im2row_ig:
     slli s1, s9, 2               # source step along a row: a_w words
     lw t5, 12(a0)
     mul a7, t5, s11              # Hs*Ws4: source channel stride
-    mv a5, s10
+    lw t5, 16(a0)
+    mul t6, t5, a5               # a_h * Ws: source elements between two hit rows
+    mv a5, s10                   # 1 unless dilated
+    p.bneimm a5, 1, 2f
+    p.bneimm s9, 1, 2f           # a_w = 1: a hit row's copies are contiguous in the source
+    bne t6, s2, 2f               # and the hit rows as far apart as the rows of output pixels
+    li a5, 0                     # flat
+2:
     block_split t0, s8, t4, t5, t6   # this core's units [u0 = t0, s8)
     sub s8, s8, t0               # units of this core
     blez s8, .Li2r_done
@@ -173,7 +188,8 @@ im2row_ig:
 
 # s0 = buf step along a unit, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
 # s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf unit, s8 = units left,
-# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 1 unless dilated, a6 = Hout*Wout, a7 = Hs*Ws4
+# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 0 when flat, else 1 unless dilated,
+# a6 = Hout*Wout, a7 = Hs*Ws4
 .Li2r_unit:
     lw a0, 4(s4)                 # ny
     lw a1, 4(s5)                 # nx
@@ -184,6 +200,7 @@ im2row_ig:
     slli t1, t1, 2
     add t0, t0, t1
     add t5, s6, t0               # source of the first hit
+    beqz a5, .Li2r_flat
     p.bneimm a5, 1, .Li2r_dil
     beqz a0, .Li2r_zcol
     beqz a1, .Li2r_zcol
@@ -216,6 +233,38 @@ im2row_ig:
     lw t0, F_TRAIL(sp)
     beqz t0, .Li2r_next
     zeros t0, t6, s0
+    j .Li2r_next
+
+.Li2r_flat:                      # the hits as one run of the source, then the gaps zeroed
+    beqz a0, .Li2r_zcol
+    beqz a1, .Li2r_zcol
+    lw t0, 0(s4)
+    lw a2, 0(s5)                 # ox0
+    mul t0, t0, s2
+    add t0, t0, a2               # zeros before the first hit
+    addi a0, a0, -1              # hit rows after the first
+    mul t1, a0, s2
+    add t1, t1, a1               # the run: first hit to last
+    sub t2, a6, t0
+    sub t2, t2, t1               # zeros after the last hit
+    sub a2, s2, a1               # zeros between two hit rows' copies (the gaps)
+    beqz t0, 1f
+    zeros t0, t6, s0
+1:  mul t0, a1, s0
+    add a3, t6, t0               # buf at the first gap
+    copy_run t1
+    beqz t2, 2f
+    zeros t2, t6, s0
+2:  beqz a0, .Li2r_next
+    beqz a2, .Li2r_next
+    mul t4, s2, s0               # buf step of one output row
+    p.bneimm a2, 1, 4f
+    zeros a0, a3, t4             # gaps of one: a store per row
+    j .Li2r_next
+4:  lp.setup x1, a0, 3f
+    mv t6, a3
+    zeros a2, t6, s0
+3:  add a3, a3, t4
     j .Li2r_next
 
 .Li2r_zcol:                      # no hit: the whole column is zero
