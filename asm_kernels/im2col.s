@@ -71,6 +71,14 @@
     lw \d, \stride(a0)           # d = stride
 .endm
 
+# t0 = zeros before a unit's first hit (oy0*Wout + ox0), a2 = ox0
+.macro lead_zeros
+    lw t0, 0(s4)
+    lw a2, 0(s5)
+    mul t0, t0, s2
+    add t0, t0, a2
+.endm
+
 # \n (> 0) elements from t5 (source step s1) to t6 (buf step s0), both pointers left past the
 # run; clobbers \n, a1, a4, t0
 .macro copy_run n
@@ -204,10 +212,7 @@ im2row_ig:
     p.bneimm a5, 1, .Li2r_dil
     beqz a0, .Li2r_zcol
     beqz a1, .Li2r_zcol
-    lw t0, 0(s4)
-    lw a2, 0(s5)                 # ox0
-    mul t0, t0, s2
-    add t0, t0, a2               # zeros before the first hit
+    lead_zeros
     mul t1, a0, s2
     add t1, t1, t0
     sub a2, s2, a1               # zeros between two hit rows' copies
@@ -238,10 +243,7 @@ im2row_ig:
 .Li2r_flat:                      # the hits as one run of the source, then the gaps zeroed
     beqz a0, .Li2r_zcol
     beqz a1, .Li2r_zcol
-    lw t0, 0(s4)
-    lw a2, 0(s5)                 # ox0
-    mul t0, t0, s2
-    add t0, t0, a2               # zeros before the first hit
+    lead_zeros
     addi a0, a0, -1              # hit rows after the first
     mul t1, a0, s2
     add t1, t1, a1               # the run: first hit to last
