@@ -329,7 +329,21 @@ im2row_ig:
 .Ltable:
     li t4, 0                     # k
 1:  add t3, s2, t4               # c0 = b + k: source numerator at o = 0
-    bgez t3, 2f
+    p.bneimm s1, 1, 6f
+    p.bneimm s3, 1, 6f           # a = d = 1 (a stride-1 axis): no division
+    sub t0, zero, t3
+    p.max t0, t0, zero           # first o = max(0, -c0)
+    add t1, t0, t3               # q0 = o + c0
+    sw t0, 0(s7)
+    sw t1, 8(s7)
+    li t2, 0
+    bgeu t0, s4, 4f
+    bgeu t1, s5, 4f
+    sub t2, s4, t0
+    sub t1, s5, t1
+    p.minu t2, t2, t1            # min(Nout - o, Nsrc - q0)
+    j 4f
+6:  bgez t3, 2f
     sub t0, s1, t3
     addi t0, t0, -1
     mv t1, s1
