@@ -14,9 +14,9 @@ every call takes the 16-bit counterpart of its fp32 kernel from the catalogue:
   kernel only takes a transposed B (``trans_B == 1``) and the step's product has B untransposed
   (K x M with K, M > 1), the tile transposes B into a scratch buffer first, with the 16-bit
   ``transpose`` kernel (the Conv2D weight gradient lowers its B, the im2row rows, already
-  transposed for such a kernel: ``im2col``, no transpose call); the packed kernels read rows padded to an even K, so with K odd the
-  tile pads the rows of A and B (``_pad_rows``: a zero row, transposes).  Those calls are
-  part of the step and of its cycles.
+  transposed for such a kernel: ``im2col``, no transpose call); the packed kernels read rows
+  padded to an even K, so with K odd the tile pads the rows of A and B (``_pad_rows``: a zero
+  row, transposes).  Those calls are part of the step and of its cycles.
 
 A kernel the catalogue lacks makes the step's calls raise ``NotAvailable`` naming the kernel
 family it needs (``unavailable`` turns that into the plan's refusal): nothing computes on the
