@@ -282,8 +282,9 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
         if layer.bias:
             ts.append(TensorUse("dbias", (co,), "out", Split(1)))
         # B = the im2row rows (K x M), or their transpose written directly (im2col) for a
-        # kernel that reads B only transposed
-        col = int(not reads_untransposed_b(k))
+        # kernel that reads B only transposed; with K odd such a kernel reads rows padded to
+        # K + 1, built through a transpose of the K x M rows anyway (trainlib.precision)
+        col = int(not reads_untransposed_b(k) and howo % 2 == 0)
 
         def tile(n: int) -> list[Call]:
             calls = [_mm(k, R("dy"), R("i2r"), R("dweight"), n, cikk, howo, trans_b=col)]
