@@ -1246,22 +1246,159 @@ TRANSPOSE_16 = Derived("transpose.s", "transpose", ("blocktranspose", "transpose
 ), "# Transposes of 16-bit elements (binary16 and bfloat16 alike), copied bit-exactly:\n"
    "# transpose.s with half-word moves.")
 
-IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2row_ig"), (
+# im2row_16 / im2row_ig_16 on a flat unit (wk) and the next one (wk + 1) of the same kernel
+# row, when the buf word holding both columns is aligned: the pixel's two halves are
+# X[y][x], X[y][x + 1], one source word (on a half for every other pixel: the misaligned
+# cycle), so the pair is written as one run of words, its first word b's half alone where wk
+# starts a pixel later (x = -1), its last a's alone where wk + 1 ends a pixel earlier
+# (x + 1 = Ws); every word the run reads lies between b's first hit and a's last; then each
+# column's gaps are zeroed.
+FLAT_HEAD = (".Li2r_flat:                      # the hits as one run of the source, then the "
+             "gaps zeroed\n    beqz a0, .Li2r_zcol\n    beqz a1, .Li2r_zcol\n")
+PAIR_UNITS = FLAT_HEAD + """    .equ F16_GAPA, 456           # (pairs: each column's first gap)
+    .equ F16_GAPB, 460
+    p.beqimm s0, 2, .Li2r_single # buf contiguous (im2col): its own run of words
+    li t0, 2
+    blt s9, t0, .Li2r_single     # wk the kernel row's last
+    blt s8, t0, .Li2r_single     # the core's last unit
+    andi t0, t6, 2
+    bnez t0, .Li2r_single        # the pair's word not aligned
+    lw a4, 16(s5)                # nx of wk + 1 (b)
+    beqz a4, .Li2r_single
+    lw t0, 0(s4)
+    mul t0, t0, s2
+    lw a2, 0(s5)
+    lw a3, 12(s5)
+    add t1, t0, a3               # zero words before the run: L_b = oy0*Wout + ox0_b
+    add t0, t0, a2               # L_a
+    sub a2, a2, a3               # 1 when the run starts with b's half alone
+    addi a0, a0, -1              # hit rows after the first
+    mul t2, a0, s2
+    add t3, t2, a1
+    add t3, t3, a2               # words of the run: from L_b to a's last hit
+    add t4, t2, a4
+    sub t4, t3, t4               # 1 when it ends with a's half alone
+    sub t2, a6, t1
+    sub t2, t2, t3
+    sw t2, F16_TRAIL(sp)         # zero words after the run
+    add t2, t0, a1
+    mul t2, t2, s0
+    add t2, t2, t6
+    sw t2, F16_GAPA(sp)
+    add t2, t1, a4
+    mul t2, t2, s0
+    add t2, t2, t6
+    addi t2, t2, 2
+    sw t2, F16_GAPB(sp)
+    beqz t1, 1f
+    zeros t1, t6, s0
+1:  beqz a2, 2f
+    lhu t0, 0(t5)                # b's half alone
+    slli t0, t0, 16
+    p.sw t0, s0(t6!)
+    addi t3, t3, -1
+2:  sub t3, t3, t4               # words of both halves
+    srli a3, t3, 1
+    beqz a3, 3f
+    lp.setup x0, a3, 4f
+    p.lw t0, 2(t5!)
+    p.lw t1, 2(t5!)
+    p.sw t0, s0(t6!)
+4:  p.sw t1, s0(t6!)
+3:  andi a3, t3, 1
+    beqz a3, 5f
+    p.lw t0, 2(t5!)
+    p.sw t0, s0(t6!)
+5:  beqz t4, 6f
+    lhu t0, 0(t5)                # a's half alone
+    p.sw t0, s0(t6!)
+6:  lw t2, F16_TRAIL(sp)
+    beqz t2, 7f
+    zeros t2, t6, s0
+7:  lw a3, F16_GAPA(sp)
+    sub a2, s2, a1
+    jal t5, .Li2r_gaps
+    lw a3, F16_GAPB(sp)
+    sub a2, s2, a4
+    jal t5, .Li2r_gaps
+    lw t0, F16_USTEP(sp)         # the pair took two units: step over the first
+    add s7, s7, t0
+    addi s8, s8, -1
+    addi s5, s5, 12
+    addi s9, s9, -1
+    j .Li2r_next
+
+# Zero the gaps of one column of a pair: a0 rows of a2 halves from a3 on, one output row
+# apart.  Clobbers a3, t4, t6; returns through t5.
+.Li2r_gaps:
+    beqz a0, 9f
+    beqz a2, 9f
+    mul t4, s2, s0               # buf step of one output row
+    p.bneimm a2, 1, 4f
+    zeros a0, a3, t4, p.sh       # gaps of one: a store per row
+    jr t5
+4:  lp.setup x1, a0, 3f
+    mv t6, a3
+    zeros a2, t6, s0, p.sh
+3:  add a3, a3, t4
+9:  jr t5
+
+.Li2r_single:
+"""
+
+IM2COL_16 = Derived("im2col.s", "im2col", ("im2row", "im2col", "im2row_ig"), (
     ("slli s0, t4, 2               # L4", "slli s0, t4, 1               # L2", 1),
+    ("li t6, 4                     # and", "li t6, 2                     # and", 1),
+    ("li s0, 4                     # im2col", "li s0, 2                     # im2col", 1),
+    ("slli t6, a6, 2\n", "slli t6, a6, 1\n", 1),
     ("slli s11, t5, 2              # Ws4", "slli s11, t5, 1              # Ws2", 1),
     ("slli s1, s9, 2               # source step along a row: a_w words",
      "slli s1, s9, 1               # source step along a row: a_w halves", 1),
-    ("slli s7, t0, 2\n", "slli s7, t0, 1\n", 1),
     ("slli t1, t1, 2\n", "slli t1, t1, 1\n", 1),
-    ("addi s7, s7, 4               # next column of buf",
-     "addi s7, s7, 2               # next column of buf", 1),
     ("copy_words a4, a1, t4, s1, t6, s0, t0, t1",
      "copy_words a4, a1, t4, s1, t6, s0, t0, t1" + HALF_MOVES, 2),
-    (", t6, s0\n", ", t6, s0, p.sh\n", 5),
+    (", t6, s0\n", ", t6, s0, p.sh\n", 8),
+    ("""    srli a4, \\n, 1
+    andi a1, \\n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \\n
+""", """    p.bneimm s0, 2, .Lstrided\\@    # buf contiguous (im2col): two halves a word
+    andi t0, t6, 2
+    beqz t0, .Laligned\\@
+    p.lh t0, 2(t5!)              # buf on a half: one half first
+    p.sh t0, 2(t6!)
+    addi \\n, \\n, -1
+.Laligned\\@:
+    srli a4, \\n, 2              # two words per iteration, no store waiting for its load (a
+    beqz a4, .Lpairs_done\\@     # source on a half costs a load the misaligned cycle)
+    lp.setup x0, a4, .Lpair\\@
+    p.lw t0, 4(t5!)
+    p.lw a1, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lpair\\@:
+    p.sw a1, 4(t6!)
+.Lpairs_done\\@:
+    andi a4, \\n, 2
+    beqz a4, .Lword_done\\@
+    p.lw t0, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lword_done\\@:
+    andi a4, \\n, 1
+    beqz a4, .Lrun_done\\@
+    p.lh t0, 2(t5!)
+    p.sh t0, 2(t6!)
+    j .Lrun_done\\@
+.Lstrided\\@:
+    srli a4, \\n, 1
+    andi a1, \\n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \\n, lh, p.lh, p.sh
+.Lrun_done\\@:
+""", 1),
     ("p.lw t0, s1(t4!)", "p.lh t0, s1(t4!)", 1),
     ("p.sw t0, a2(t6!)", "p.sh t0, a2(t6!)", 1),
-    ("F_", "F16_", 28),
-    ("FRAME", "FRAME16", 4),
+    ("zeros a0, a3, t4", "zeros a0, a3, t4, p.sh", 1),
+    (FLAT_HEAD, PAIR_UNITS, 1),
+    ("F_", "F16_", 32),
+    ("FRAME", "FRAME16", 5),
 ), "# im2row for Conv2D (CHW, batch 1) on 16-bit elements (binary16 and bfloat16 alike), copied\n"
    "# bit-exactly: im2col.s with half-word moves.")
 

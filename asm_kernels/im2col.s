@@ -2,6 +2,9 @@
 #
 #   im2row    (forward and weight gradient; PULP-TrainLib B.2's row layout):
 #       buf[ho*Wo + wo][c*Hk*Wk + hk*Wk + wk] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
+#   im2col    (the same elements transposed, one row per (c, hk, wk): the weight gradient's
+#              B operand already K-contiguous, as the packed-SIMD matmuls read it):
+#       buf[c*Hk*Wk + hk*Wk + wk][ho*Wo + wo] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
 #   im2row_ig (input gradient: the full-padded window of dY, for the flipped weights):
 #       buf[hi*Wi + wi][c*Hk*Wk + hk*Wk + wk] = dY[c][y / sh][x / sw]
 #           with y = hi + pt - (Hk-1) + hk, x = wi + pl - (Wk-1) + wk,
@@ -17,8 +20,10 @@
 # b = pad - (k-1), d = stride.
 #
 # Scheduling: a work unit is one column of buf, u = c*Hk*Wk + hk*Wk + wk (Hout*Wout words a
-# buf row apart); the columns are split over the cores in contiguous blocks of
-# ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1 is correct.
+# buf row apart; im2col: one row of buf, its Hout*Wout words contiguous, the same code with the
+# element step and the unit step swapped); the units are split over the cores in contiguous
+# blocks of ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1
+# is correct.
 # Along a column the hits on the source form a grid: rows oy0, oy0 + d_h, ... (ny of them),
 # columns ox0, ox0 + d_w, ... (nx), depending only on hk and wk respectively, so each core
 # computes the two tables once (on its stack, hence Hk, Wk <= 16) and a unit needs no
@@ -29,11 +34,12 @@
 # trailing zeros.  With dilation the column is zeroed and the hits overwritten.
 #
 # a0 -> struct im2row {src, buf, C, Hs, Ws, Hk, Wk, Hout, Wout, stride_h, stride_w, pad_top,
-# pad_left} (im2row: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig: src = dY,
-# Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
+# pad_left} (im2row, im2col: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig:
+# src = dY, Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
     .include "common.inc"
     .text
     .globl im2row
+    .globl im2col
     .globl im2row_ig
 
 # frame: 0..47 s0-s11, then the constants below, then the two tables (12 bytes per entry)
@@ -42,6 +48,7 @@
     .equ F_DSTEP, 56             # dilated: buf step between two copies of a row (d_w rows)
     .equ F_RSTEP, 60             # dilated: buf step between two hit rows (d_h * Wout rows)
     .equ F_TRAIL, 64             # zeros after a column's last copy
+    .equ F_USTEP, 68             # buf step between two units (im2row: one word)
     .equ F_YTAB, 72              # per hk: first oy, number of hit rows, first source row
     .equ F_XTAB, 264             # per wk: first ox, number of hit columns, first source column
     .equ FRAME, 464
@@ -64,9 +71,33 @@
     lw \d, \stride(a0)           # d = stride
 .endm
 
+# t0 = zeros before a unit's first hit (oy0*Wout + ox0), a2 = ox0
+.macro lead_zeros
+    lw t0, 0(s4)
+    lw a2, 0(s5)
+    mul t0, t0, s2
+    add t0, t0, a2
+.endm
+
+# \n (> 0) elements from t5 (source step s1) to t6 (buf step s0), both pointers left past the
+# run; clobbers \n, a1, a4, t0
+.macro copy_run n
+    srli a4, \n, 1
+    andi a1, \n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \n
+.endm
+
+im2col:
+    addi sp, sp, -FRAME
+    jal t5, .Lsave
+    li a7, 1                     # units are rows of buf
+    j .Li2r_fw
+
 im2row:
     addi sp, sp, -FRAME
     jal t5, .Lsave
+    li a7, 0                     # units are columns of buf
+.Li2r_fw:
     axis_fw s1, s2, s3, 36, 44
     axis_fw a2, a3, a4, 40, 48
     j .Li2r_body
@@ -74,10 +105,12 @@ im2row:
 im2row_ig:
     addi sp, sp, -FRAME
     jal t5, .Lsave
+    li a7, 0
     axis_ig s1, s2, s3, 36, 44, 20
     axis_ig a2, a3, a4, 40, 48, 24
 
-# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
+# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a7 = 1 for im2col's layout;
+# a0 = args, a1 = cores
 .Li2r_body:
     lw t0, 20(a0)
     sw t0, F_HK(sp)
@@ -105,11 +138,16 @@ im2row_ig:
     lw t1, F_HK(sp)
     lw t2, F_WK(sp)
     mul t3, t1, t2
-    mul t4, t3, t0               # columns of buf = units
-    slli s0, t4, 2               # L4: buf row stride (bytes)
+    mul t4, t3, t0               # units
     lw s2, 32(a0)                # Wout
     lw t5, 28(a0)
-    mul a6, t5, s2               # Hout*Wout: column length
+    mul a6, t5, s2               # Hout*Wout: elements per unit
+    slli s0, t4, 2               # L4: buf step between a unit's elements (im2row: a buf row)
+    li t6, 4                     # and between two units (im2row: a word)
+    beqz a7, 1f
+    li s0, 4                     # im2col: a unit is a row of Hout*Wout words
+    slli t6, a6, 2
+1:  sw t6, F_USTEP(sp)
     mul t5, s0, s3
     sw t5, F_DSTEP(sp)
     mul t5, s2, s8
@@ -121,13 +159,21 @@ im2row_ig:
     slli s1, s9, 2               # source step along a row: a_w words
     lw t5, 12(a0)
     mul a7, t5, s11              # Hs*Ws4: source channel stride
-    mv a5, s10
+    lw t5, 16(a0)
+    mul t6, t5, a5               # a_h * Ws: source elements between two hit rows
+    mv a5, s10                   # 1 unless dilated
+    p.bneimm a5, 1, 2f
+    p.bneimm s9, 1, 2f           # a_w = 1: a hit row's copies are contiguous in the source
+    bne t6, s2, 2f               # and the hit rows as far apart as the rows of output pixels
+    li a5, 0                     # flat
+2:
     block_split t0, s8, t4, t5, t6   # this core's units [u0 = t0, s8)
     sub s8, s8, t0               # units of this core
     blez s8, .Li2r_done
     lw t1, 4(a0)
-    slli s7, t0, 2
-    add s7, s7, t1               # buf column of u0
+    lw s7, F_USTEP(sp)
+    mul s7, s7, t0
+    add s7, s7, t1               # buf column (im2col: row) of u0
     divu t1, t0, t3              # channel
     mul t5, t1, t3
     sub t0, t0, t5               # hk*Wk + wk
@@ -148,9 +194,10 @@ im2row_ig:
     sub s10, s10, t5             # kernel rows left in this channel
     sub s9, t2, t0               # kernel columns left in this row
 
-# s0 = L4, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
-# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf column, s8 = units left,
-# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 1 unless dilated, a6 = Hout*Wout, a7 = Hs*Ws4
+# s0 = buf step along a unit, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
+# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf unit, s8 = units left,
+# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 0 when flat, else 1 unless dilated,
+# a6 = Hout*Wout, a7 = Hs*Ws4
 .Li2r_unit:
     lw a0, 4(s4)                 # ny
     lw a1, 4(s5)                 # nx
@@ -161,13 +208,11 @@ im2row_ig:
     slli t1, t1, 2
     add t0, t0, t1
     add t5, s6, t0               # source of the first hit
+    beqz a5, .Li2r_flat
     p.bneimm a5, 1, .Li2r_dil
     beqz a0, .Li2r_zcol
     beqz a1, .Li2r_zcol
-    lw t0, 0(s4)
-    lw a2, 0(s5)                 # ox0
-    mul t0, t0, s2
-    add t0, t0, a2               # zeros before the first hit
+    lead_zeros
     mul t1, a0, s2
     add t1, t1, t0
     sub a2, s2, a1               # zeros between two hit rows' copies
@@ -193,6 +238,35 @@ im2row_ig:
     lw t0, F_TRAIL(sp)
     beqz t0, .Li2r_next
     zeros t0, t6, s0
+    j .Li2r_next
+
+.Li2r_flat:                      # the hits as one run of the source, then the gaps zeroed
+    beqz a0, .Li2r_zcol
+    beqz a1, .Li2r_zcol
+    lead_zeros
+    addi a0, a0, -1              # hit rows after the first
+    mul t1, a0, s2
+    add t1, t1, a1               # the run: first hit to last
+    sub t2, a6, t0
+    sub t2, t2, t1               # zeros after the last hit
+    sub a2, s2, a1               # zeros between two hit rows' copies (the gaps)
+    beqz t0, 1f
+    zeros t0, t6, s0
+1:  mul t0, a1, s0
+    add a3, t6, t0               # buf at the first gap
+    copy_run t1
+    beqz t2, 2f
+    zeros t2, t6, s0
+2:  beqz a0, .Li2r_next
+    beqz a2, .Li2r_next
+    mul t4, s2, s0               # buf step of one output row
+    p.bneimm a2, 1, 4f
+    zeros a0, a3, t4             # gaps of one: a store per row
+    j .Li2r_next
+4:  lp.setup x1, a0, 3f
+    mv t6, a3
+    zeros a2, t6, s0
+3:  add a3, a3, t4
     j .Li2r_next
 
 .Li2r_zcol:                      # no hit: the whole column is zero
@@ -221,7 +295,8 @@ im2row_ig:
 3:  add t5, t5, s3
 
 .Li2r_next:
-    addi s7, s7, 4               # next column of buf
+    lw t0, F_USTEP(sp)
+    add s7, s7, t0               # next unit of buf
     addi s8, s8, -1
     beqz s8, .Li2r_done
     addi s5, s5, 12              # next wk
@@ -254,7 +329,21 @@ im2row_ig:
 .Ltable:
     li t4, 0                     # k
 1:  add t3, s2, t4               # c0 = b + k: source numerator at o = 0
-    bgez t3, 2f
+    p.bneimm s1, 1, 6f
+    p.bneimm s3, 1, 6f           # a = d = 1 (a stride-1 axis): no division
+    sub t0, zero, t3
+    p.max t0, t0, zero           # first o = max(0, -c0)
+    add t1, t0, t3               # q0 = o + c0
+    sw t0, 0(s7)
+    sw t1, 8(s7)
+    li t2, 0
+    bgeu t0, s4, 4f
+    bgeu t1, s5, 4f
+    sub t2, s4, t0
+    sub t1, s5, t1
+    p.minu t2, t2, t1            # min(Nout - o, Nsrc - q0)
+    j 4f
+6:  bgez t3, 2f
     sub t0, s1, t3
     addi t0, t0, -1
     mv t1, s1

@@ -5,6 +5,9 @@
 #
 #   im2row    (forward and weight gradient; PULP-TrainLib B.2's row layout):
 #       buf[ho*Wo + wo][c*Hk*Wk + hk*Wk + wk] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
+#   im2col    (the same elements transposed, one row per (c, hk, wk): the weight gradient's
+#              B operand already K-contiguous, as the packed-SIMD matmuls read it):
+#       buf[c*Hk*Wk + hk*Wk + wk][ho*Wo + wo] = X[c][ho*sh - pt + hk][wo*sw - pl + wk]
 #   im2row_ig (input gradient: the full-padded window of dY, for the flipped weights):
 #       buf[hi*Wi + wi][c*Hk*Wk + hk*Wk + wk] = dY[c][y / sh][x / sw]
 #           with y = hi + pt - (Hk-1) + hk, x = wi + pl - (Wk-1) + wk,
@@ -20,8 +23,10 @@
 # b = pad - (k-1), d = stride.
 #
 # Scheduling: a work unit is one column of buf, u = c*Hk*Wk + hk*Wk + wk (Hout*Wout words a
-# buf row apart); the columns are split over the cores in contiguous blocks of
-# ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1 is correct.
+# buf row apart; im2col: one row of buf, its Hout*Wout words contiguous, the same code with the
+# element step and the unit step swapped); the units are split over the cores in contiguous
+# blocks of ceil(C*Hk*Wk / cores), so no two cores write the same word and any size down to 1
+# is correct.
 # Along a column the hits on the source form a grid: rows oy0, oy0 + d_h, ... (ny of them),
 # columns ox0, ox0 + d_w, ... (nx), depending only on hk and wk respectively, so each core
 # computes the two tables once (on its stack, hence Hk, Wk <= 16) and a unit needs no
@@ -32,11 +37,12 @@
 # trailing zeros.  With dilation the column is zeroed and the hits overwritten.
 #
 # a0 -> struct im2row {src, buf, C, Hs, Ws, Hk, Wk, Hout, Wout, stride_h, stride_w, pad_top,
-# pad_left} (im2row: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig: src = dY,
-# Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
+# pad_left} (im2row, im2col: src = X, Hs x Ws = H x W, Hout x Wout = Ho x Wo; im2row_ig:
+# src = dY, Hs x Ws = Ho x Wo, Hout x Wout = Hi x Wi); a1 = number of cores.
     .include "common.inc"
     .text
     .globl im2row_16
+    .globl im2col_16
     .globl im2row_ig_16
 
 # frame: 0..47 s0-s11, then the constants below, then the two tables (12 bytes per entry)
@@ -45,6 +51,7 @@
     .equ F16_DSTEP, 56             # dilated: buf step between two copies of a row (d_w rows)
     .equ F16_RSTEP, 60             # dilated: buf step between two hit rows (d_h * Wout rows)
     .equ F16_TRAIL, 64             # zeros after a column's last copy
+    .equ F16_USTEP, 68             # buf step between two units (im2row: one word)
     .equ F16_YTAB, 72              # per hk: first oy, number of hit rows, first source row
     .equ F16_XTAB, 264             # per wk: first ox, number of hit columns, first source column
     .equ FRAME16, 464
@@ -67,9 +74,61 @@
     lw \d, \stride(a0)           # d = stride
 .endm
 
+# t0 = zeros before a unit's first hit (oy0*Wout + ox0), a2 = ox0
+.macro lead_zeros_16
+    lw t0, 0(s4)
+    lw a2, 0(s5)
+    mul t0, t0, s2
+    add t0, t0, a2
+.endm
+
+# \n (> 0) elements from t5 (source step s1) to t6 (buf step s0), both pointers left past the
+# run; clobbers \n, a1, a4, t0
+.macro copy_run_16 n
+    p.bneimm s0, 2, .Lstrided\@    # buf contiguous (im2col): two halves a word
+    andi t0, t6, 2
+    beqz t0, .Laligned\@
+    p.lh t0, 2(t5!)              # buf on a half: one half first
+    p.sh t0, 2(t6!)
+    addi \n, \n, -1
+.Laligned\@:
+    srli a4, \n, 2              # two words per iteration, no store waiting for its load (a
+    beqz a4, .Lpairs_done\@     # source on a half costs a load the misaligned cycle)
+    lp.setup x0, a4, .Lpair\@
+    p.lw t0, 4(t5!)
+    p.lw a1, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lpair\@:
+    p.sw a1, 4(t6!)
+.Lpairs_done\@:
+    andi a4, \n, 2
+    beqz a4, .Lword_done\@
+    p.lw t0, 4(t5!)
+    p.sw t0, 4(t6!)
+.Lword_done\@:
+    andi a4, \n, 1
+    beqz a4, .Lrun_done\@
+    p.lh t0, 2(t5!)
+    p.sh t0, 2(t6!)
+    j .Lrun_done\@
+.Lstrided\@:
+    srli a4, \n, 1
+    andi a1, \n, 1
+    copy_words a4, a1, t5, s1, t6, s0, t0, \n, lh, p.lh, p.sh
+.Lrun_done\@:
+.endm
+
+im2col_16:
+    addi sp, sp, -FRAME16
+    jal t5, .Lsave
+    li a7, 1                     # units are rows of buf
+    j .Li2r_fw
+
 im2row_16:
     addi sp, sp, -FRAME16
     jal t5, .Lsave
+    li a7, 0                     # units are columns of buf
+.Li2r_fw:
     axis_fw_16 s1, s2, s3, 36, 44
     axis_fw_16 a2, a3, a4, 40, 48
     j .Li2r_body
@@ -77,10 +136,12 @@ im2row_16:
 im2row_ig_16:
     addi sp, sp, -FRAME16
     jal t5, .Lsave
+    li a7, 0
     axis_ig_16 s1, s2, s3, 36, 44, 20
     axis_ig_16 a2, a3, a4, 40, 48, 24
 
-# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a0 = args, a1 = cores
+# s1, s2, s3 = a_h, b_h, d_h; a2, a3, a4 = a_w, b_w, d_w; a7 = 1 for im2col's layout;
+# a0 = args, a1 = cores
 .Li2r_body:
     lw t0, 20(a0)
     sw t0, F16_HK(sp)
@@ -108,11 +169,16 @@ im2row_ig_16:
     lw t1, F16_HK(sp)
     lw t2, F16_WK(sp)
     mul t3, t1, t2
-    mul t4, t3, t0               # columns of buf = units
-    slli s0, t4, 1               # L2: buf row stride (bytes)
+    mul t4, t3, t0               # units
     lw s2, 32(a0)                # Wout
     lw t5, 28(a0)
-    mul a6, t5, s2               # Hout*Wout: column length
+    mul a6, t5, s2               # Hout*Wout: elements per unit
+    slli s0, t4, 1               # L2: buf step between a unit's elements (im2row: a buf row)
+    li t6, 2                     # and between two units (im2row: a word)
+    beqz a7, 1f
+    li s0, 2                     # im2col: a unit is a row of Hout*Wout words
+    slli t6, a6, 1
+1:  sw t6, F16_USTEP(sp)
     mul t5, s0, s3
     sw t5, F16_DSTEP(sp)
     mul t5, s2, s8
@@ -124,13 +190,21 @@ im2row_ig_16:
     slli s1, s9, 1               # source step along a row: a_w halves
     lw t5, 12(a0)
     mul a7, t5, s11              # Hs*Ws4: source channel stride
-    mv a5, s10
+    lw t5, 16(a0)
+    mul t6, t5, a5               # a_h * Ws: source elements between two hit rows
+    mv a5, s10                   # 1 unless dilated
+    p.bneimm a5, 1, 2f
+    p.bneimm s9, 1, 2f           # a_w = 1: a hit row's copies are contiguous in the source
+    bne t6, s2, 2f               # and the hit rows as far apart as the rows of output pixels
+    li a5, 0                     # flat
+2:
     block_split t0, s8, t4, t5, t6   # this core's units [u0 = t0, s8)
     sub s8, s8, t0               # units of this core
     blez s8, .Li2r_done
     lw t1, 4(a0)
-    slli s7, t0, 1
-    add s7, s7, t1               # buf column of u0
+    lw s7, F16_USTEP(sp)
+    mul s7, s7, t0
+    add s7, s7, t1               # buf column (im2col: row) of u0
     divu t1, t0, t3              # channel
     mul t5, t1, t3
     sub t0, t0, t5               # hk*Wk + wk
@@ -151,9 +225,10 @@ im2row_ig_16:
     sub s10, s10, t5             # kernel rows left in this channel
     sub s9, t2, t0               # kernel columns left in this row
 
-# s0 = L4, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
-# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf column, s8 = units left,
-# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 1 unless dilated, a6 = Hout*Wout, a7 = Hs*Ws4
+# s0 = buf step along a unit, s1 = source step along a row, s2 = Wout, s3 = source step between hit rows,
+# s4 = &ytab[hk], s5 = &xtab[wk], s6 = source channel base, s7 = buf unit, s8 = units left,
+# s9 / s10 = wk / hk left, s11 = Ws4, a5 = 0 when flat, else 1 unless dilated,
+# a6 = Hout*Wout, a7 = Hs*Ws4
 .Li2r_unit:
     lw a0, 4(s4)                 # ny
     lw a1, 4(s5)                 # nx
@@ -164,13 +239,11 @@ im2row_ig_16:
     slli t1, t1, 1
     add t0, t0, t1
     add t5, s6, t0               # source of the first hit
+    beqz a5, .Li2r_flat
     p.bneimm a5, 1, .Li2r_dil
     beqz a0, .Li2r_zcol
     beqz a1, .Li2r_zcol
-    lw t0, 0(s4)
-    lw a2, 0(s5)                 # ox0
-    mul t0, t0, s2
-    add t0, t0, a2               # zeros before the first hit
+    lead_zeros_16
     mul t1, a0, s2
     add t1, t1, t0
     sub a2, s2, a1               # zeros between two hit rows' copies
@@ -196,6 +269,124 @@ im2row_ig_16:
     lw t0, F16_TRAIL(sp)
     beqz t0, .Li2r_next
     zeros t0, t6, s0, p.sh
+    j .Li2r_next
+
+.Li2r_flat:                      # the hits as one run of the source, then the gaps zeroed
+    beqz a0, .Li2r_zcol
+    beqz a1, .Li2r_zcol
+    .equ F16_GAPA, 456           # (pairs: each column's first gap)
+    .equ F16_GAPB, 460
+    p.beqimm s0, 2, .Li2r_single # buf contiguous (im2col): its own run of words
+    li t0, 2
+    blt s9, t0, .Li2r_single     # wk the kernel row's last
+    blt s8, t0, .Li2r_single     # the core's last unit
+    andi t0, t6, 2
+    bnez t0, .Li2r_single        # the pair's word not aligned
+    lw a4, 16(s5)                # nx of wk + 1 (b)
+    beqz a4, .Li2r_single
+    lw t0, 0(s4)
+    mul t0, t0, s2
+    lw a2, 0(s5)
+    lw a3, 12(s5)
+    add t1, t0, a3               # zero words before the run: L_b = oy0*Wout + ox0_b
+    add t0, t0, a2               # L_a
+    sub a2, a2, a3               # 1 when the run starts with b's half alone
+    addi a0, a0, -1              # hit rows after the first
+    mul t2, a0, s2
+    add t3, t2, a1
+    add t3, t3, a2               # words of the run: from L_b to a's last hit
+    add t4, t2, a4
+    sub t4, t3, t4               # 1 when it ends with a's half alone
+    sub t2, a6, t1
+    sub t2, t2, t3
+    sw t2, F16_TRAIL(sp)         # zero words after the run
+    add t2, t0, a1
+    mul t2, t2, s0
+    add t2, t2, t6
+    sw t2, F16_GAPA(sp)
+    add t2, t1, a4
+    mul t2, t2, s0
+    add t2, t2, t6
+    addi t2, t2, 2
+    sw t2, F16_GAPB(sp)
+    beqz t1, 1f
+    zeros t1, t6, s0
+1:  beqz a2, 2f
+    lhu t0, 0(t5)                # b's half alone
+    slli t0, t0, 16
+    p.sw t0, s0(t6!)
+    addi t3, t3, -1
+2:  sub t3, t3, t4               # words of both halves
+    srli a3, t3, 1
+    beqz a3, 3f
+    lp.setup x0, a3, 4f
+    p.lw t0, 2(t5!)
+    p.lw t1, 2(t5!)
+    p.sw t0, s0(t6!)
+4:  p.sw t1, s0(t6!)
+3:  andi a3, t3, 1
+    beqz a3, 5f
+    p.lw t0, 2(t5!)
+    p.sw t0, s0(t6!)
+5:  beqz t4, 6f
+    lhu t0, 0(t5)                # a's half alone
+    p.sw t0, s0(t6!)
+6:  lw t2, F16_TRAIL(sp)
+    beqz t2, 7f
+    zeros t2, t6, s0
+7:  lw a3, F16_GAPA(sp)
+    sub a2, s2, a1
+    jal t5, .Li2r_gaps
+    lw a3, F16_GAPB(sp)
+    sub a2, s2, a4
+    jal t5, .Li2r_gaps
+    lw t0, F16_USTEP(sp)         # the pair took two units: step over the first
+    add s7, s7, t0
+    addi s8, s8, -1
+    addi s5, s5, 12
+    addi s9, s9, -1
+    j .Li2r_next
+
+# Zero the gaps of one column of a pair: a0 rows of a2 halves from a3 on, one output row
+# apart.  Clobbers a3, t4, t6; returns through t5.
+.Li2r_gaps:
+    beqz a0, 9f
+    beqz a2, 9f
+    mul t4, s2, s0               # buf step of one output row
+    p.bneimm a2, 1, 4f
+    zeros a0, a3, t4, p.sh       # gaps of one: a store per row
+    jr t5
+4:  lp.setup x1, a0, 3f
+    mv t6, a3
+    zeros a2, t6, s0, p.sh
+3:  add a3, a3, t4
+9:  jr t5
+
+.Li2r_single:
+    lead_zeros_16
+    addi a0, a0, -1              # hit rows after the first
+    mul t1, a0, s2
+    add t1, t1, a1               # the run: first hit to last
+    sub t2, a6, t0
+    sub t2, t2, t1               # zeros after the last hit
+    sub a2, s2, a1               # zeros between two hit rows' copies (the gaps)
+    beqz t0, 1f
+    zeros t0, t6, s0, p.sh
+1:  mul t0, a1, s0
+    add a3, t6, t0               # buf at the first gap
+    copy_run_16 t1
+    beqz t2, 2f
+    zeros t2, t6, s0, p.sh
+2:  beqz a0, .Li2r_next
+    beqz a2, .Li2r_next
+    mul t4, s2, s0               # buf step of one output row
+    p.bneimm a2, 1, 4f
+    zeros a0, a3, t4, p.sh             # gaps of one: a store per row
+    j .Li2r_next
+4:  lp.setup x1, a0, 3f
+    mv t6, a3
+    zeros a2, t6, s0, p.sh
+3:  add a3, a3, t4
     j .Li2r_next
 
 .Li2r_zcol:                      # no hit: the whole column is zero
@@ -224,7 +415,8 @@ im2row_ig_16:
 3:  add t5, t5, s3
 
 .Li2r_next:
-    addi s7, s7, 2               # next column of buf
+    lw t0, F16_USTEP(sp)
+    add s7, s7, t0               # next unit of buf
     addi s8, s8, -1
     beqz s8, .Li2r_done
     addi s5, s5, 12              # next wk
@@ -257,7 +449,21 @@ im2row_ig_16:
 .Ltable:
     li t4, 0                     # k
 1:  add t3, s2, t4               # c0 = b + k: source numerator at o = 0
-    bgez t3, 2f
+    p.bneimm s1, 1, 6f
+    p.bneimm s3, 1, 6f           # a = d = 1 (a stride-1 axis): no division
+    sub t0, zero, t3
+    p.max t0, t0, zero           # first o = max(0, -c0)
+    add t1, t0, t3               # q0 = o + c0
+    sw t0, 0(s7)
+    sw t1, 8(s7)
+    li t2, 0
+    bgeu t0, s4, 4f
+    bgeu t1, s5, 4f
+    sub t2, s4, t0
+    sub t1, s5, t1
+    p.minu t2, t2, t1            # min(Nout - o, Nsrc - q0)
+    j 4f
+6:  bgez t3, 2f
     sub t0, s1, t3
     addi t0, t0, -1
     mv t1, s1

@@ -93,9 +93,10 @@ ROWS = [
     ("transpose", "32x24", lambda a: dict(src=a(768), dst=a(768), R=32, C=24), 768, "el"),
     ("blocktranspose", "16x8x9", lambda a: dict(W=a(1152), bt=a(1152), Co=16, Ci=8, HkWk=9),
      1152, "el"),
-    ("im2row", "C8 8x8 3x3 pad 1", lambda a: dict(
+    *[(k, "C8 8x8 3x3 pad 1", lambda a: dict(
         src=a(512), buf=a(64 * 72), C=8, Hs=8, Ws=8, Hk=3, Wk=3, Hout=8, Wout=8, stride_h=1,
-        stride_w=1, pad_top=1, pad_left=1), 64 * 72, "el"),
+        stride_w=1, pad_top=1, pad_left=1), 64 * 72, "el")
+      for k in ("im2row", "im2col", "im2row_ig")],
     ("maxpool_fw", "16x16x16 2x2/2", pool("maxpool_fw"), 16 * 64, "out"),
     ("avgpool_fw", "16x16x16 2x2/2", pool("avgpool_fw"), 16 * 64, "out"),
     ("maxpool_bw", "16x16x16 2x2/2", pool("maxpool_bw"), 16 * 64, "out"),

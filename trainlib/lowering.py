@@ -165,6 +165,13 @@ def _im2row(kernel: str, src: Ref, buf: Ref, c: int, hs: int, ws: int, layer,
                 kernel)
 
 
+def reads_untransposed_b(kernel: str) -> bool:
+    """Whether matmul ``kernel`` takes B as K x M (``trans_B == 0``); the packed-SIMD 16-bit
+    kernels read only M x K rows, pairs along K in one word."""
+    return catalogue()[kernel].violated(
+        {"N": 2, "M": 2, "K": 2, "trans_B": 0, "accumulate": 0}) is None
+
+
 def _ew(kernel: str, label: str, **args) -> Call:
     return Call(kernel, args, label)
 
@@ -274,13 +281,19 @@ def conv2d(layer: Conv2D, s: Shape, step: str, k: str) -> StepSpec:
               TensorUse("dweight", wshape, "out", Split(cikk))]
         if layer.bias:
             ts.append(TensorUse("dbias", (co,), "out", Split(1)))
+        # B = the im2row rows (K x M), or their transpose written directly (im2col) for a
+        # kernel that reads B only transposed; with K odd such a kernel reads rows padded to
+        # K + 1, built through a transpose of the K x M rows anyway (trainlib.precision)
+        col = int(not reads_untransposed_b(k) and howo % 2 == 0)
 
         def tile(n: int) -> list[Call]:
-            calls = [_mm(k, R("dy"), R("i2r"), R("dweight"), n, cikk, howo)]
+            calls = [_mm(k, R("dy"), R("i2r"), R("dweight"), n, cikk, howo, trans_b=col)]
             if layer.bias:
                 calls.append(_bias_grad(n, howo))
             return calls
-        return StepSpec(layer.name, step, "Co", co, ts, tile, prologue=im2row_of_x,
+        return StepSpec(layer.name, step, "Co", co, ts, tile,
+                        prologue=lambda: [_im2row(("im2row", "im2col")[col], R("x"), R("i2r"),
+                                                  ci, h, w, layer, ho, wo)],
                         scratch=[Scratch("i2r", lambda n: howo * cikk, prologue=True)],
                         macs=macs, kernel=k)
     ts = [TensorUse("dy", (co, ho, wo), "in"),

@@ -13,9 +13,10 @@ every call takes the 16-bit counterpart of its fp32 kernel from the catalogue:
 * the main matmul takes the chosen kernel of family ``matmul_<precision>``.  Where such a
   kernel only takes a transposed B (``trans_B == 1``) and the step's product has B untransposed
   (K x M with K, M > 1), the tile transposes B into a scratch buffer first, with the 16-bit
-  ``transpose`` kernel; the packed kernels read rows padded to an even K, so with K odd the
-  tile pads the rows of A and B (``_pad_rows``: a zero row, transposes).  Those calls are
-  part of the step and of its cycles.
+  ``transpose`` kernel (the Conv2D weight gradient lowers its B, the im2row rows, already
+  transposed for such a kernel: ``im2col``, no transpose call); the packed kernels read rows
+  padded to an even K, so with K odd the tile pads the rows of A and B (``_pad_rows``: a zero
+  row, transposes).  Those calls are part of the step and of its cycles.
 
 A kernel the catalogue lacks makes the step's calls raise ``NotAvailable`` naming the kernel
 family it needs (``unavailable`` turns that into the plan's refusal): nothing computes on the
@@ -35,7 +36,15 @@ import numpy as np
 from asm_kernels.catalogue import Kernel, catalogue, variant
 from trainlib.driver import Call, Ref
 from trainlib.errors import ModelError, NotAvailable
-from trainlib.lowering import MAIN_LABELS, MM_LABEL, Scratch, Split, StepSpec, TensorUse
+from trainlib.lowering import (
+    MAIN_LABELS,
+    MM_LABEL,
+    Scratch,
+    Split,
+    StepSpec,
+    TensorUse,
+    reads_untransposed_b,
+)
 
 SIXTEEN = ("fp16", "bf16")
 # what each precision needs of the ISA (toolchain.table.parse_selection's extension names):
@@ -128,19 +137,14 @@ def default_kernel(fp32_default: str, precision: str) -> str:
     return k.name
 
 
-def _takes_untransposed(kernel: Kernel) -> bool:
-    return kernel.violated({"N": 2, "M": 2, "K": 2, "trans_B": 0, "accumulate": 0}) is None
-
-
 def _main(c: Call, kernel: str, precision: str) -> list[Call]:
     """The main call with the 16-bit kernel: B transposed first where the kernel needs it,
     rows padded to an even K where it reads padded rows (``_pad_rows``)."""
-    k = catalogue()[kernel]
     a = dict(c.args)
     if c.label != MM_LABEL:
         return [Call(kernel, a, c.label)]
     pre: list[Call] = []
-    untransposed = a.get("trans_B", 1) == 0 and not _takes_untransposed(k)
+    untransposed = a.get("trans_B", 1) == 0 and not reads_untransposed_b(kernel)
     odd = a["K"] % 2 == 1
     b_done = untransposed and min(a["K"], a["M"]) > 1
     if b_done and odd:                         # K x M into a (K+1) x M with a zero last row

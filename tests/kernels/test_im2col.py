@@ -1,9 +1,10 @@
-"""im2row / im2row_ig against numpy, the Conv2D steps they feed, and their cycle counts.
+"""im2row / im2col / im2row_ig against numpy, the Conv2D steps they feed, and their cycle counts.
 
 References, written from the definitions (PULP-TrainLib lib/sources/pulp_im2col_fp32.c row layout):
 
 * im2row: ``buf[ho*Wo + wo, c*Hk*Wk + hk*Wk + wk] = X[c, ho*sh - pt + hk, wo*sw - pl + wk]``, 0
   outside the image;
+* im2col: the transpose of im2row's buffer, ``buf[c*Hk*Wk + hk*Wk + wk, ho*Wo + wo]``;
 * im2row_ig: ``buf[hi*Wi + wi, c*Hk*Wk + hk*Wk + wk] = dY[c, y/sh, x/sw]`` for
   ``y = hi + pt - (Hk-1) + hk``, ``x = wi + pl - (Wk-1) + wk`` when both divide evenly and land
   inside dY, else 0.
@@ -34,7 +35,8 @@ SHAPES = [(1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0), (2, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1),
           (3, 7, 5, 3, 2, 2, 1, 1, 0, 0, 1), (4, 8, 8, 3, 3, 2, 2, 1, 1, 1, 1),
           (2, 9, 7, 5, 5, 3, 2, 2, 2, 2, 1), (5, 4, 4, 2, 2, 2, 2, 0, 0, 0, 0),
           (1, 6, 9, 1, 4, 1, 3, 0, 0, 3, 0), (6, 3, 2, 4, 3, 1, 1, 1, 2, 1, 1),
-          (9, 2, 3, 2, 2, 1, 2, 1, 1, 0, 1)]
+          (9, 2, 3, 2, 2, 1, 2, 1, 1, 0, 1), (3, 5, 7, 3, 3, 1, 1, 1, 1, 1, 1),
+          (4, 5, 5, 3, 2, 1, 1, 0, 2, 1, 0), (2, 6, 4, 2, 1, 2, 1, 1, 0, 3, 1)]
 MORE_SHAPES = [(7, 11, 10, 3, 3, 1, 1, 1, 1, 1, 1), (2, 14, 14, 5, 5, 2, 2, 2, 2, 2, 2),
                (3, 9, 9, 7, 7, 3, 3, 3, 3, 3, 3), (2, 12, 5, 4, 2, 3, 1, 0, 3, 1, 0),
                (2, 6, 6, 6, 6, 1, 1, 5, 5, 5, 5), (1, 13, 17, 3, 16, 2, 3, 1, 1, 8, 8)]
@@ -66,9 +68,15 @@ def ref_im2row_ig(dY, Hk, Wk, Hi, Wi, sh, sw, pt, pl):
     return buf
 
 
+def buf_shape(name, C, Hk, Wk, Hout, Wout):
+    """im2col's buffer is the transpose of im2row's."""
+    rows, cols = Hout * Wout, C * Hk * Wk
+    return (cols, rows) if name.startswith("im2col") else (rows, cols)
+
+
 def run_im2row(name, src, Hk, Wk, Hout, Wout, sh, sw, pt, pl, cores):
     C, Hs, Ws = src.shape
-    buf = np.full((Hout * Wout, C * Hk * Wk), np.nan, np.float32)
+    buf = np.full(buf_shape(name, C, Hk, Wk, Hout, Wout), np.nan, np.float32)
     out, cycles = run_checked(name, dict(src=src, buf=buf, C=C, Hs=Hs, Ws=Ws, Hk=Hk, Wk=Wk,
                                          Hout=Hout, Wout=Wout, stride_h=sh, stride_w=sw,
                                          pad_top=pt, pad_left=pl), ["buf"], cores=cores)
@@ -80,8 +88,11 @@ def run_case(shape, cores, seed):
     Ho, Wo = out_size(H, Hk, sh, pt, pb), out_size(W, Wk, sw, pl, pr)
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((C, H, W)).astype(np.float32)
+    ref = ref_im2row(X, Hk, Wk, Ho, Wo, sh, sw, pt, pl)
     got, _ = run_im2row("im2row", X, Hk, Wk, Ho, Wo, sh, sw, pt, pl, cores)
-    assert np.array_equal(got, ref_im2row(X, Hk, Wk, Ho, Wo, sh, sw, pt, pl)), (shape, cores)
+    assert np.array_equal(got, ref), (shape, cores)
+    got, _ = run_im2row("im2col", X, Hk, Wk, Ho, Wo, sh, sw, pt, pl, cores)
+    assert np.array_equal(got, ref.T), (shape, cores)
     dY = rng.standard_normal((C, Ho, Wo)).astype(np.float32)
     got, _ = run_im2row("im2row_ig", dY, Hk, Wk, H, W, sh, sw, pt, pl, cores)
     assert np.array_equal(got, ref_im2row_ig(dY, Hk, Wk, H, W, sh, sw, pt, pl)), (shape, cores)
@@ -152,14 +163,14 @@ def test_conv2d_steps(shape):
 
 def cycles(name, C, H, k, s, p, cores):
     Ho = out_size(H, k, s, p, p)
-    src_hw, out_hw = (H, Ho) if name == "im2row" else (Ho, H)
+    src_hw, out_hw = (Ho, H) if name == "im2row_ig" else (H, Ho)
     src = np.ones((C, src_hw, src_hw), np.float32)
     return run_im2row(name, src, k, k, out_hw, out_hw, s, s, p, p, cores)[1]
 
 
 def _baseline_cases():
     cases = {}
-    for name in ("im2row", "im2row_ig"):
+    for name in ("im2row", "im2col", "im2row_ig"):
         # 8 channels, 8x8 image, 3x3 kernel: padding 1 stride 1, no padding, stride 2
         cases[f"{name}/C8_H8_k3_s1_p1_c8"] = lambda n=name: cycles(n, 8, 8, 3, 1, 1, 8)
         cases[f"{name}/C8_H8_k3_s1_p0_c8"] = lambda n=name: cycles(n, 8, 8, 3, 1, 0, 8)

@@ -99,6 +99,30 @@ def test_untransposed_b_is_transposed_by_a_16_bit_kernel_or_refused_by_family():
     assert [(c.label, c.args["trans_B"]) for c in fw.tile(10)] == [("mm", 1)]
 
 
+@pytest.mark.parametrize("precision", ["fp16", "bf16"])
+def test_conv_weight_gradient_writes_b_transposed_for_the_packed_matmuls(precision):
+    """The Conv2D weight gradient's B is the im2row rows (K = Ho*Wo x M = C*Hk*Wk); for the
+    packed 16-bit matmuls (B transposed only) the prologue writes them transposed (im2col_16),
+    so the tile is the matmul alone; fp32 keeps im2row with trans_B = 0.  An odd K keeps im2row:
+    its rows padded to K + 1 are built through a transpose either way.  The steps run and meet
+    the golden model (strided and padded layers, 3 cores)."""
+    conv = Conv2D("c", 3, 4, (3, 2), (2, 1), (1, 0), bias=True)
+    shape = (3, 7, 6)                                   # Ho x Wo = 4 x 5: K = 20
+    wg = layer_step(conv, shape, "wg", precision=precision)
+    assert [c.kernel for c in wg.prologue()] == ["im2col_16"]
+    calls = wg.tile(wg.extent)
+    assert [c.label for c in calls] == ["mm", "bias"]
+    assert (calls[0].args["B"].buf, calls[0].args["trans_B"]) == ("i2r", 1)
+    fp32 = layer_step(conv, shape, "wg")
+    assert [c.kernel for c in fp32.prologue()] == ["im2row"]
+    assert fp32.tile(fp32.extent)[0].args["trans_B"] == 0
+    run_layer_step(conv, shape, "wg", precision=precision, cores=3).check()
+    odd = Conv2D("c", 3, 4, (3, 3), (1, 1), (1, 1), bias=False)    # 5 x 5: K = 25
+    wg = layer_step(odd, (3, 5, 5), "wg", precision=precision)
+    assert [c.kernel for c in wg.prologue()] == ["im2row_16"]
+    run_layer_step(odd, (3, 5, 5), "wg", precision=precision, cores=3).check()
+
+
 def test_odd_k_pads_the_rows_the_binary16_matmuls_read():
     """The binary16 matmuls read rows padded to an even K: with K odd the tile pads the rows
     of A and B first (zero fill, transposes) unless an operand is a single row.  A linear
