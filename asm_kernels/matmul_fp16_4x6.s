@@ -23,7 +23,6 @@
 # generators, not this file.
 # a0 -> struct matmul {A, B, C, N, M, K, trans_B, accumulate}; a1 = number of cores.
     .text
-    .p2align 7                  # the kernel's lines on fixed L0 sets
     .globl mmh_4x6_n
     .globl mmh_4x6_m
 mmh_4x6_n:
@@ -413,7 +412,7 @@ mmh_4x6_4x6_t1_go:
     add s1, t2, s1
     bnez s3, mmh_4x6_4x6_t1_ldc
     j mmh_4x6_4x6_t1_blk
-    .p2align 7              # the loop from an L0 set-0 line
+    .p2align 4              # the block loop on its own lines
 mmh_4x6_4x6_t1_blk:
     fmv.w.x f0, zero
     fmv.w.x f1, zero

@@ -180,6 +180,10 @@ class HStrip(Strip):
         return lines
 
 
+L0_PERIOD_LOG2 = 7      # 2^7 bytes: a line of each of the L0's 8 sets (isasim/icache.py)
+LINE_LOG2 = 4           # 2^4 bytes: an instruction-cache line
+
+
 @dataclass(frozen=True)
 class HResidentStrip(HStrip):
     """The main strip routine of a 16-bit kernel, laid out so that the code every block runs
@@ -229,6 +233,7 @@ class HResidentStrip(HStrip):
     least ``uk`` k pairs: otherwise the routine jumps to ``HStrip``'s (``<name>_general``)."""
 
     skew: int = 0           # start delay per core id in cycles
+    loop_align_log2: int = L0_PERIOD_LOG2     # the block loop's boundary (see the family's)
     # the format's plain strip routine: the fallback, and the strips that do not fit the rules
     GENERAL: ClassVar[type[HStrip]] = HStrip
 
@@ -338,7 +343,9 @@ class HResidentStrip(HStrip):
                   for k in range(1, len(chain))]
         lines += [f"    bnez s3, {name}_ldc",
                   f"    j {name}_blk",
-                  f"    .p2align {L0_PERIOD_LOG2}              # the loop from an L0 set-0 line",
+                  f"    .p2align {self.loop_align_log2}              "
+                  + ("# the loop from an L0 set-0 line" if self.loop_align_log2 == L0_PERIOD_LOG2
+                     else "# the block loop on its own lines"),
                   f"{name}_blk:"]
         lines += [self.zero(acc[rr][t]) for rr in range(u) for t in range(v)]
         lines += [f"{name}_k:", f"    lp.setup x0, t5, {name}_main_end", f"{name}_kbody:"]
@@ -497,7 +504,6 @@ RESIDENT_PTRS = ("a0", "a1", "s0", "a5", "s1", "t0", "t1", "t2")
 R_BACK = "t4"           # A rows: back to k = 0
 R_NEXT = "t3"           # B rows: v rows on
 R_CNEXT = "a6"          # C: from the last row of the block to the first of the next
-L0_PERIOD_LOG2 = 7      # 2^7 bytes: a line of each of the L0's 8 sets (isasim/icache.py)
 SYNC = 64               # the first strip's cores meet again on a multiple of this many cycles
 R_T0 = "t2"             # mcycle at the routine's entry (free until the block's pointers are set)
 COLD = 92               # entry to the first strip's test in more cycles: lines from L2
@@ -660,6 +666,9 @@ class Fp16ResidentFamily(Fp16Family):
     instruction cache (``HResidentStrip``; bfloat16: ``Bf16ResidentFamily``)."""
 
     strip_type: ClassVar[type[Strip]] = HResidentStrip
+    # the file and the block loop on 128-byte boundaries (the lines on fixed L0 sets), else
+    # the loop on its own 16-byte lines only: per shape, whichever runs faster
+    l0_aligned: bool = True
 
     @property
     def skew_units(self) -> int:
@@ -668,7 +677,8 @@ class Fp16ResidentFamily(Fp16Family):
         return 0
 
     def strips(self, trans: int) -> list[Strip]:
-        return [replace(st, skew=round(len(st.body(st.uk)) / st.uk))
+        align = L0_PERIOD_LOG2 if self.l0_aligned else LINE_LOG2
+        return [replace(st, skew=round(len(st.body(st.uk)) / st.uk), loop_align_log2=align)
                 if (st.u, st.v) == (self.u, self.v) else st for st in super().strips(trans)]
 
 
@@ -799,7 +809,7 @@ FAMILIES = (
         "vfdotpex.s.h (32 MACs), 4 pairs per loop iteration: 104 instructions for 128 MACs.  "
         "The block loop (HResidentStrip) stays in the L0 instruction cache; 64 columns need no "
         "leftover strip, whose first run would pull the cores together again.")),
-    Fp16ResidentFamily(4, 6, uk=2, scheduling=(
+    Fp16ResidentFamily(4, 6, uk=2, l0_aligned=False, scheduling=(
         "Scheduling: the largest block the register file holds: 24 binary32 accumulators, the "
         "4 A pairs of a step held, the 6 B pairs streamed through a rotating pool of 4 "
         "registers; per k pair 10 loads and 24 vfdotpex.s.h (48 MACs), 2 pairs per loop "
@@ -912,8 +922,9 @@ def family_text(fam: Family) -> str:
         assert ln in after.split(f"{rows}_skip:")[0], f"{p}: the driver's row step changed"
     text = _shortcuts(text, fam)
     assert text.count("\n    .text\n") == 1
-    text = text.replace("\n    .text\n", f"\n    .text\n    .p2align {L0_PERIOD_LOG2}"
-                        "                  # the kernel's lines on fixed L0 sets\n")
+    if fam.l0_aligned:
+        text = text.replace("\n    .text\n", f"\n    .text\n    .p2align {L0_PERIOD_LOG2}"
+                            "                  # the kernel's lines on fixed L0 sets\n")
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.startswith("# Start skew:"))
     end = lines.index("#", first)
