@@ -17,11 +17,19 @@ from tests.cli.terminal import ROOT, env
 RUNAWAY = ".text\n.globl _start\n_start:\n1:  addi t0, t0, 1\n    j 1b\n"
 
 
+def _ctrl_c_default() -> None:
+    """In the child: SIGINT's default disposition, as at a terminal.  A shell starts a
+    background job with SIGINT ignored, and an ignored signal stays ignored across exec, so a
+    test run launched that way would otherwise send its Ctrl-C into the void."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(args: list[str], after: float) -> tuple[int, float, str, str]:
     """Start ``python -m args``, send SIGINT ``after`` seconds (when it is busy running);
     (exit status, seconds from SIGINT to exit, stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env())
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env(),
+                            preexec_fn=_ctrl_c_default)
     time.sleep(after)
     assert proc.poll() is None, proc.communicate()
     sent = time.monotonic()
@@ -52,7 +60,8 @@ def test_sigint_during_a_cold_compile(tmp_path):
     source.write_text(RUNAWAY)
     proc = subprocess.Popen([sys.executable, "-m", "isasim.cli", "run", str(source)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=env(NUMBA_CACHE_DIR=str(tmp_path / "numba")))
+                            env=env(NUMBA_CACHE_DIR=str(tmp_path / "numba")),
+                            preexec_fn=_ctrl_c_default)
     deadline = time.monotonic() + 60
     while not (tmp_path / "numba").exists() and time.monotonic() < deadline:
         time.sleep(0.1)                 # the engine's import has created the (empty) cache
