@@ -330,8 +330,8 @@ def phases_of(model: Model, cfg: ClusterConfig, memory: str, order: str,
             c = ch.get(*w.key(model))
         elif w.kind == "wg+update":
             # its own entry (tuned on the fused phase), else tiled as its weight gradient
-            c = fused = ch.get(model.layers[w.layer].name, FUSED_STEP)
-            c = c or ch.get(model.layers[w.layer].name, "wg")
+            fused = ch.get(model.layers[w.layer].name, FUSED_STEP)
+            c = fused or ch.get(model.layers[w.layer].name, "wg")
         tile = c.tile if c is not None and memory == "l2" else None
         if tile is not None:
             tile = min(tile, spec.extent)           # a sparse gradient has fewer channels
