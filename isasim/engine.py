@@ -142,6 +142,26 @@ def trap_entry(CS, cb, pc, cause, tval):
 
 
 @compiled(inline=True)
+def result_latency(CFG, cls):
+    """Timing class ``cls``'s result latency and the category a wait for it is charged to,
+    packed like a scoreboard entry (the loop keeps them at ``L_LATWHY``; translated code has
+    them as constants, ``llvm_emit``)."""
+    if cls == L.TC_MUL:
+        return (CFG[U(L.K_MUL_LAT)] << L.RDY_SHIFT) | L.C_MULDIV
+    if cls == L.TC_MULH or cls == L.TC_DIV:
+        return (1 << L.RDY_SHIFT) | L.C_MULDIV
+    if cls == L.TC_FPU:
+        return ((1 + CFG[U(L.K_FPU_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
+    if cls == L.TC_FPU_OTHER:
+        return ((1 + CFG[U(L.K_FPU_OTHER_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
+    if cls == L.TC_FDIV or cls == L.TC_FSQRT:
+        return (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    if cls == L.TC_FDIV16:
+        return (CFG[U(L.K_FDIV16_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+    return (1 << L.RDY_SHIFT) | L.C_LOAD_USE
+
+
+@compiled(inline=True)
 def start_run(CS, CL, cb, c, pc, instret):
     """Record that core c's execution continues at ``pc`` with instruction number ``instret``
     (a taken branch, jump, hardware-loop back edge, trap or return): see ``L_RUNS``."""
@@ -940,24 +960,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
         CL[U(L.L_TX_ARRAYS + 2)] = CS.ctypes.data
         CL[U(L.L_TX_ARRAYS + 3)] = CAT.ctypes.data
         CL[U(L.L_TX_ARRAYS + 4)] = PCS.ctypes.data
-        CL[U(L.L_TX_ARRAYS + 5)] = CFG.ctypes.data
-        CL[U(L.L_TX_ARRAYS + 6)] = mem32.ctypes.data + tcdm_off
-        CL[U(L.L_TX_ARRAYS + 7)] = pcmap.ctypes.data + 4 * (tcdm_off >> 1)
+        CL[U(L.L_TX_ARRAYS + 5)] = mem32.ctypes.data + tcdm_off
+        CL[U(L.L_TX_ARRAYS + 6)] = pcmap.ctypes.data + 4 * (tcdm_off >> 1)
     branch_pen = CFG[U(L.K_BRANCH_PEN)]
     jump_pen = CFG[U(L.K_JUMP_PEN)]
     load_rl = ((1 + CFG[U(L.K_LOAD_LAT)]) << L.RDY_SHIFT) | L.C_LOAD_USE
-    # result latency and stall reason per timing class, packed like the scoreboard entries
     for i in range(len(L.TIMING_CLASSES)):
-        CL[U(L.L_LATWHY + i)] = (1 << L.RDY_SHIFT) | L.C_LOAD_USE
-    CL[U(L.L_LATWHY + L.TC_MUL)] = (CFG[U(L.K_MUL_LAT)] << L.RDY_SHIFT) | L.C_MULDIV
-    CL[U(L.L_LATWHY + L.TC_MULH)] = (1 << L.RDY_SHIFT) | L.C_MULDIV
-    CL[U(L.L_LATWHY + L.TC_DIV)] = (1 << L.RDY_SHIFT) | L.C_MULDIV
-    CL[U(L.L_LATWHY + L.TC_FPU)] = ((1 + CFG[U(L.K_FPU_LAT)]) << L.RDY_SHIFT) | L.C_FPU_DEP
-    CL[U(L.L_LATWHY + L.TC_FPU_OTHER)] = (((1 + CFG[U(L.K_FPU_OTHER_LAT)]) << L.RDY_SHIFT)
-                                         | L.C_FPU_DEP)
-    CL[U(L.L_LATWHY + L.TC_FDIV)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
-    CL[U(L.L_LATWHY + L.TC_FSQRT)] = (CFG[U(L.K_FDIV_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
-    CL[U(L.L_LATWHY + L.TC_FDIV16)] = (CFG[U(L.K_FDIV16_LAT)] << L.RDY_SHIFT) | L.C_FPU_DEP
+        CL[U(L.L_LATWHY + i)] = result_latency(CFG, i)
 
     # the core being run and its state, held in locals while it runs
     c = ncores - 1

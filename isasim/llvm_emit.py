@@ -36,6 +36,7 @@ from isasim import opcodes as O
 from isasim import semantics
 from isasim import softfloat as sf
 from isasim import translate as TX
+from isasim.engine import result_latency
 from isasim.semantics import fp_needs_rm
 
 # back edges a call takes inside its function at most (then it leaves, and the engine calls it
@@ -196,8 +197,9 @@ class _Shared:
     many instructions (a stall's accounting, the multiply-add fast path outside loop bodies),
     to keep the IR, and LLVM's time, small."""
 
-    def __init__(self, module: ir.Module, code: np.ndarray, slot_pc: list[int]) -> None:
-        self.module, self.code, self.slot_pc = module, code, slot_pc
+    def __init__(self, module: ir.Module, code: np.ndarray, slot_pc: list[int],
+                 cfg: np.ndarray) -> None:
+        self.module, self.code, self.slot_pc, self.cfg = module, code, slot_pc, cfg
         # the exit table, which a jalr writes its computed target into (``translate``
         # points it at the table when it loads the code: not internal, so LLVM does not take
         # it for the null it starts as)
@@ -325,6 +327,11 @@ class _Writer:
     def ld(self, array: str, index) -> ir.Value:
         return self.b.load(self._at(array, index))
 
+    def config(self, index: int) -> ir.Value:
+        """``CFG[index]``: the machine's configuration, constant while a program runs (only
+        tracing and pausing change, which translated code never reads), is compiled in."""
+        return _const(int(self.shared.cfg[index]))
+
     def st(self, array: str, index, value) -> None:
         self.b.store(value, self._at(array, index))
 
@@ -413,7 +420,6 @@ class _Writer:
                                     ("CAT", L.NCAT, c), ("PCS", L.NPS, self.arg["pb"])):
             self.base[name] = b.gep(b.inttoptr(self.base[name], I64P),
                                     [b.mul(index, _const(stride))])
-        self.base["CFG"] = b.inttoptr(self.base["CFG"], I64P)
         self.ret, self.exc = b.alloca(I64), b.alloca(I64.as_pointer())
         self.out = b.alloca(I64, 2)
         # the return block: the core's cycle to CS_T; the exit, and in its high half the
@@ -453,9 +459,9 @@ class _Writer:
                 bail = b.or_(bail, b.icmp_signed(">", frm, _const(4)))
         self.exit_if(bail, b.add(_const(run.exit_base), b.shl(start, _const(1))), t)
         if "access" in kinds:
-            self.tcdm_base = self.ld("CFG", L.K_TCDM_BASE)
-            self.tcdm_size = self.ld("CFG", L.K_TCDM_SIZE)
-            policy = self.ld("CFG", L.K_POLICY)
+            self.tcdm_base = self.config(L.K_TCDM_BASE)
+            self.tcdm_size = self.config(L.K_TCDM_SIZE)
+            policy = self.config(L.K_POLICY)
             # an access parks past the horizon, or at it where accesses conflict
             self.park_after = b.sub(self.arg["horizon"], b.zext(
                 b.icmp_signed("!=", policy, _const(L.POLICY_NONE)), I64))
@@ -464,14 +470,14 @@ class _Writer:
             self.claims = b.or_(round_robin,
                                 b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE)))
             self.pointer = b.add(c, b.zext(round_robin, I64))
-            self.banks = b.sub(self.ld("CFG", L.K_NBANKS), _const(1))
-            lat = b.add(self.ld("CFG", L.K_LOAD_LAT), _const(1))
+            self.banks = b.sub(self.config(L.K_NBANKS), _const(1))
+            lat = b.add(self.config(L.K_LOAD_LAT), _const(1))
             self.load_rl = b.or_(b.shl(lat, _const(L.RDY_SHIFT)), _const(L.C_LOAD_USE))
-            self.tohost = self.ld("CFG", L.K_TOHOST)
+            self.tohost = self.config(L.K_TOHOST)
             self.watch = (self.ld("CL", L.L_WATCH), self.ld("CL", L.L_WATCH + 1))
             self.tcdm = b.inttoptr(self.base["TCDM"], ir.IntType(8).as_pointer())
             self.pcmap = b.inttoptr(self.base["PCMAP"], I32.as_pointer())
-        self.rl = {cls: self.ld("CL", L.L_LATWHY + cls)
+        self.rl = {cls: _const(int(result_latency.py_func(self.shared.cfg, cls)))
                    for cls in sorted({int(r[L.F_CLS]) for r, k in zip(recs, kinds, strict=True)
                                       if k != "access"})}
         # the segments: entered at their first instruction (by ``start``) or from the previous
@@ -684,10 +690,10 @@ class _Writer:
         only while the text is as predecoded)."""
         if pen_key == L.K_BRANCH_PEN:
             self.add_to("CS", L.CS_TAKEN, _const(1))
-        pen = self.ld("CFG", pen_key)
+        pen = self.config(pen_key)
         tgt = int(self.code[s, L.F_TGT])
         if self.slot_pc[tgt] & 2 and int(self.code[tgt, L.F_LEN]) == 4:
-            pen = self.b.add(pen, self.ld("CFG", L.K_UNALIGNED_TGT))
+            pen = self.b.add(pen, self.config(L.K_UNALIGNED_TGT))
         t = self.penalty(s, issue, pen, cat)
         exit_id = self.run.exit_base + 2 * self.n + 1
         if int(self.code[s, L.F_TGT]) == self.run.slots[0]:
@@ -714,7 +720,7 @@ class _Writer:
         length = b.select(odd, b.call(self.shared.length_at(), [target]), _const(2))
         self.exit_if(b.icmp_signed("==", length, _const(0)), before, t)
         unaligned = b.select(b.icmp_signed("==", length, _const(4)),
-                             self.ld("CFG", L.K_UNALIGNED_TGT), _const(0))
+                             self.config(L.K_UNALIGNED_TGT), _const(0))
         return target, unaligned
 
     def jalr(self, i: int, s: int, rec: np.ndarray, issue: ir.Value, target: ir.Value,
@@ -728,10 +734,10 @@ class _Writer:
         b = self.b
         pc, ln = self.slot_pc[s], int(rec[L.F_LEN])
         link = _const((pc + ln) & M32)
-        pen = b.add(self.ld("CFG", L.K_JUMP_PEN), unaligned)
+        pen = b.add(self.config(L.K_JUMP_PEN), unaligned)
         if rdy1 is not None:
             hazard = b.icmp_signed(">=", b.ashr(rdy1, _const(L.RDY_SHIFT)), issue)
-            extra = b.select(hazard, self.ld("CFG", L.K_JALR_DEP), _const(0))
+            extra = b.select(hazard, self.config(L.K_JALR_DEP), _const(0))
             self.add_to("CS", L.CS_JMP_STALL, extra)
             pen = b.add(pen, extra)
         self.retire(int(rec[L.F_WD]), self.rl[int(rec[L.F_CLS])], issue, link)
@@ -825,9 +831,10 @@ class _Writer:
 
 
 def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run],
-              exits: np.ndarray) -> str:
+              exits: np.ndarray, cfg: np.ndarray) -> str:
     """The IR text of a program's runs, ``run<rid>`` each, and of ``exit_table_at`` (see
-    ``translate.bind_exit_table``; ``exits``: the exit table, whose digest the text holds)."""
+    ``translate.bind_exit_table``; ``exits``: the exit table, whose digest the text holds).
+    ``cfg``: the machine's ``CFG``, whose values the code has as constants."""
     module = ir.Module(name="isasim_translated")
     digest = ir.GlobalVariable(module, I64, "exit_table_digest")
     digest.global_constant = True
@@ -839,7 +846,7 @@ def module_ir(code: np.ndarray, slot_pc: list[int], runs: list[TX.Run],
         args = [I64P, I64P.as_pointer()] + [I64] * (len(sig.args) - 1) + [I64P]
         helpers[name] = ir.Function(module, ir.FunctionType(I32, args), name)
         helpers[name].attributes.add("nounwind")
-    shared = _Shared(module, code, slot_pc)
+    shared = _Shared(module, code, slot_pc, cfg)
     for rid, run in enumerate(runs):
         _Writer(module, helpers, shared, rid, run, code, slot_pc).write_function()
     return str(module)

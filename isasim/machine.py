@@ -232,6 +232,16 @@ class Machine:
             halfwords = np.array(self._slot_half, dtype=np.int64)
             _PREDECODE.setdefault(id(program), {})[layout] = (self.code.copy(),
                                                               list(self.slot_pc), halfwords)
+        self.tohost = program.symbols["tohost"].value if "tohost" in program.symbols else None
+        self.fromhost = (program.symbols["fromhost"].value if "fromhost" in program.symbols
+                         else None)
+        self.CFG = cfg.engine_array(self.tohost if self.tohost is not None and not cfg.soc
+                                    else -1)
+        if cfg.soc:
+            # the end of computation ends every core at once, exactly as a tohost write
+            # (isasim.runcontrol replays the window up to its cycle)
+            self.tohost = soc.CORE_STATUS
+            self.fromhost = None
         self._disasm = _DISASM.setdefault(id(program), {})
         self._translated = self._exits = None     # see engine.run
         # translated when a run outlasts its first slice (see run), at once if translated
@@ -257,16 +267,6 @@ class Machine:
             self.CL[D.DMA_STAGE + 8 * c + 6] = -1
         self.TR = np.zeros(L.TRW, dtype=np.int64)
         self.OUT = np.zeros(OUT_BUFFER, dtype=np.uint8)
-        self.tohost = program.symbols["tohost"].value if "tohost" in program.symbols else None
-        self.fromhost = (program.symbols["fromhost"].value if "fromhost" in program.symbols
-                         else None)
-        self.CFG = cfg.engine_array(self.tohost if self.tohost is not None and not cfg.soc
-                                    else -1)
-        if cfg.soc:
-            # the end of computation ends every core at once, exactly as a tohost write
-            # (isasim.runcontrol replays the window up to its cycle)
-            self.tohost = soc.CORE_STATUS
-            self.fromhost = None
         self._cap = max(1024, 2 * len(self.slot_pc))
         self.PCS = np.zeros(n * self._cap * L.NPS, dtype=np.int64)
         for c in range(n):
@@ -359,16 +359,27 @@ class Machine:
     def _translation_key(self, layout: tuple) -> tuple:
         """What a program's translation depends on besides the program: the memory layout,
         the FP operations left to the loop, the slots decoded so far (a run may decode more
-        before it is translated) and the runs selected (``ISASIM_TRANSLATE=all``: every one)."""
-        return layout, self.config.fp_in_loop, len(self.slot_pc), TX.every_run()
+        before it is translated), the runs selected (``ISASIM_TRANSLATE=all``: every one) and
+        the configuration."""
+        return (layout, self.config.fp_in_loop, len(self.slot_pc), TX.every_run(),
+                self._config_bytes())
+
+    def _config_bytes(self) -> bytes:
+        """The configuration translated code has compiled in: ``CFG`` but what changes while
+        a program runs (tracing, pausing), which translated code does not read."""
+        cfg = self.CFG.copy()
+        cfg[[L.K_TRACE, L.K_PAUSE]] = 0
+        return cfg.tobytes()
 
     def _marker(self) -> Path:
         """The file saying that this program, as predecoded here, has been translated before on
         this machine (in the translation cache: its object code is most likely there too).  Its
-        name hashes the predecoded records and their pcs, and the run selection."""
+        name hashes the predecoded records and their pcs, the run selection and the
+        configuration."""
         h = hashlib.sha256(self.code.tobytes())
         h.update(np.asarray(self.slot_pc, dtype=np.int64).tobytes())
         h.update(repr((self.config.fp_in_loop, TX.every_run())).encode())
+        h.update(self._config_bytes())
         return TX.cache_dir() / f"ran{h.hexdigest()[:32]}"
 
     def _translated_before(self) -> bool:
@@ -406,7 +417,7 @@ class Machine:
             marker = self._marker()
             entries = [s for s, pc in enumerate(self.slot_pc) if pc == program.entry]
             try:
-                tx = TX.translate(code, self.slot_pc, entries, fpu_shared)
+                tx = TX.translate(code, self.slot_pc, entries, fpu_shared, self.CFG)
             except Exception as e:      # noqa: BLE001 - a bug of ours: interpreting is exact too
                 pywarnings.warn(f"isasim: translation failed, the program is interpreted ({e})",
                                 stacklevel=2)

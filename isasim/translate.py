@@ -77,7 +77,7 @@ ARGS = 9               # a run's int64 arguments: PARAMS
 PARAMS = ("start", "t", "granted", "c", "pb", "horizon", "max_cycles", "instret", "CL")
 # their addresses at CL[L_TX_ARRAYS]: the TCDM's first byte, and PCMAP the pcmap entry of its
 # first halfword (see engine.run)
-ARRAYS = ("R", "RDY", "CS", "CAT", "PCS", "CFG", "TCDM", "PCMAP")
+ARRAYS = ("R", "RDY", "CS", "CAT", "PCS", "TCDM", "PCMAP")
 # entries: per entry id, the run's function address, the instruction it starts at, the run's
 # first pc and the pc just after its last instruction
 ENTRY_FIELDS = 4
@@ -378,17 +378,17 @@ def bind_exit_table(getter: int, exits: np.ndarray) -> np.ndarray:
 
 
 def translate(code: np.ndarray, slot_pc: list[int], entries: list[int],
-              fpu_shared: bool) -> Translation:
+              fpu_shared: bool, cfg: np.ndarray) -> Translation:
     """Find the runs of a predecoded program and compile them (``code``: int32[nslots, NF]):
     those in loops (``in_loops``), or every run when ``$ISASIM_TRANSLATE`` is ``all`` (the
-    tests that compare the paths use it)."""
+    tests that compare the paths use it).  ``cfg``: the machine's ``CFG``, compiled in."""
     from isasim import llvm_emit, llvm_jit
 
     runs = find_runs(code, slot_pc, entries, fpu_shared, every=every_run())
     if not runs:
         return Translation(np.zeros(0, dtype=np.int64), np.zeros(EXIT_FIELDS, dtype=np.int64), {})
     exits = exit_table(code, slot_pc, runs)
-    text = llvm_emit.module_ir(code, slot_pc, runs, exits)
+    text = llvm_emit.module_ir(code, slot_pc, runs, exits, cfg)
     addresses = llvm_jit.load(text, [llvm_emit.function_name(rid) for rid in range(len(runs))]
                               + [llvm_emit.EXIT_TABLE_AT], cache_dir())
     exits = bind_exit_table(addresses[-1], exits)
