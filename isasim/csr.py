@@ -178,7 +178,13 @@ class CsrFile:
                write: Callable[[int, int], None] | None = None) -> None:
         self.readers[num] = read
         if write is not None:
-            self.writers[num] = write
+            self.writers[num] = lambda c, v: self._written(c, v, write)
+
+    def _written(self, c: int, v: int, write: Callable[[int, int], None]) -> None:
+        write(c, v)
+        # a core parked in translated code checks its state again when it resumes (a
+        # debugger may have started a hardware loop or turned the FPU off meanwhile)
+        self._set(c, L.CS_TX_PARKED, 0)
 
     def _in_loop(self, num: int, writable: bool) -> None:
         """A CSR the loop completes (``loop_read``, ``loop_write``), here for the accesses it

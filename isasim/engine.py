@@ -62,6 +62,7 @@ from isasim.translate import (
     EXIT_FIELDS,
     EXIT_PARKED,
     EXIT_TAKEN,
+    RESUMED,
     call_translated,
 )
 
@@ -182,6 +183,7 @@ def park(CS, cb, t, res, slot):
     CS[U(cb + L.CS_PARK_FIRST)] = t
     CS[U(cb + L.CS_PARK_RES)] = res
     CS[U(cb + L.CS_PARK_SLOT)] = slot
+    CS[U(cb + L.CS_TX_PARKED)] = 0
 
 
 @compiled
@@ -885,7 +887,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         horizon = horizon_of(CS, CL, c, t, ncores, after_round, policy)
         after_round = False
         instret = CS[U(cb + L.CS_INSTRET)]
-        granted = 1
+        granted = RESUMED if CS[U(cb + L.CS_TX_PARKED)] != 0 else 1
         while True:
             e, retired = run_translated_inline(translated, exits, entry, c, t, max_cycles,
                                                c * cap, granted, horizon, instret, CS, CL)
@@ -908,7 +910,9 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
             if policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_RR_ARB_TREE:
                 CL[U(L.L_BANK_RR + res)] = pointer_after_grant(c, policy, 0, 1 << c)
             entry = code[U(exits[U(e + 1)] * L.NF + L.F_TX)]
+            granted = RESUMED
         park(CS, cb, t, res, exits[U(e + 1)])
+        CS[U(cb + L.CS_TX_PARKED)] = 1
         may_run &= ~(1 << c)
 
 

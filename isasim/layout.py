@@ -102,6 +102,7 @@ CS_ILINE = 97       # the 16-byte line the last fetch checked resident in L0 (-1
 # extra cycles of this core's loads / stores to L2 (the cluster's cores reach it through the
 # cluster's AXI port, the fabric controller directly: isasim.soc)
 CS_EXT_LAT, CS_EXT_ST_LAT = 100, 101
+CS_TX_PARKED = 102  # 1: parked by translated code at its current park (engine.park clears it)
 NCS = 112
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2

@@ -431,33 +431,42 @@ class _Writer:
             b.ret(b.add(self.exit_id, b.shl(b.mul(self.exit_loops, _const(n)), _const(32))))
         start, t = self.arg["start"], self.arg["t"]
         self.loops = _const(0)
-        # what makes the loop take over at once: an active hardware loop ending inside the run
-        # (not at its last instruction: that back edge is taken below), the cycle limit within
-        # the run's length (so that only a stall can reach it: checked there), the FPU off or
-        # a dynamic rounding mode the run's FP operations cannot use (both constant in a run)
-        bail = b.icmp_signed(">", b.add(t, _const(n)), self.arg["max_cycles"])
-        for count_at, end_at in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1)):
-            end = self.ld("CS", end_at)
-            inside = b.and_(b.icmp_signed("<=", _const(first), end),
-                            b.icmp_signed("<", end, _const(last)))
-            bail = b.or_(bail, b.and_(inside, b.icmp_signed("!=", self.ld("CS", count_at),
-                                                            _const(0))))
-        if any(op in TX.FP_OPS for op in ops):
+        # what makes the loop take over at once: the cycle limit within the run's length (so
+        # that only a stall can reach it: checked there) and the core's state: an active
+        # hardware loop ending inside the run (not at its last instruction: that back edge is
+        # taken below), the FPU off or a dynamic rounding mode the run's FP operations cannot
+        # use (constant while the run runs).  A core resumed at the access it parked at in
+        # translated code (``granted`` RESUMED) passed the state's checks when it entered the
+        # run and has executed nothing since: they are not repeated.
+        leave_at = b.add(_const(run.exit_base), b.shl(start, _const(1)))
+        self.exit_if(b.icmp_signed(">", b.add(t, _const(n)), self.arg["max_cycles"]), leave_at,
+                     t)
+        fp = any(op in TX.FP_OPS for op in ops)
+        if fp:
             # fflags, accrued by the run's FP operations (only the run writes it while it runs)
             self.fflags = b.alloca(I64)
             b.store(self.ld("CS", L.CS_FFLAGS), self.fflags)
-            fs = b.and_(b.lshr(self.ld("CS", L.CS_MSTATUS), _const(13)), _const(3))
-            bail = b.or_(bail, b.icmp_signed("==", fs, _const(0)))
-            frm = self.ld("CS", L.CS_FRM)
-            self.frm = frm
-            dynamic = [(op, int(r[L.F_RM])) for op, r in zip(ops, recs, strict=True)
-                       if op in TX.FP_OPS and int(r[L.F_RM]) == 7]
-            if any(fast_fma(op, rm) for op, rm in dynamic):
-                # only round to nearest even has the fast path
-                bail = b.or_(bail, b.icmp_signed("!=", frm, _const(0)))
-            elif any(fp_needs_rm.py_func(op) for op, _ in dynamic):
-                bail = b.or_(bail, b.icmp_signed(">", frm, _const(4)))
-        self.exit_if(bail, b.add(_const(run.exit_base), b.shl(start, _const(1))), t)
+            self.frm = self.ld("CS", L.CS_FRM)
+        with b.if_then(b.icmp_signed("!=", self.arg["granted"], _const(TX.RESUMED))):
+            bail = _const(0, I1)
+            ends = "<=" if self.ends_checked_at_entry(recs[-1]) else "<"
+            for count_at, end_at in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1)):
+                end = self.ld("CS", end_at)
+                inside = b.and_(b.icmp_signed("<=", _const(first), end),
+                                b.icmp_signed(ends, end, _const(last)))
+                bail = b.or_(bail, b.and_(inside, b.icmp_signed("!=", self.ld("CS", count_at),
+                                                                _const(0))))
+            if fp:
+                fs = b.and_(b.lshr(self.ld("CS", L.CS_MSTATUS), _const(13)), _const(3))
+                bail = b.or_(bail, b.icmp_signed("==", fs, _const(0)))
+                dynamic = [(op, int(r[L.F_RM])) for op, r in zip(ops, recs, strict=True)
+                           if op in TX.FP_OPS and int(r[L.F_RM]) == 7]
+                if any(fast_fma(op, rm) for op, rm in dynamic):
+                    # only round to nearest even has the fast path
+                    bail = b.or_(bail, b.icmp_signed("!=", self.frm, _const(0)))
+                elif any(fp_needs_rm.py_func(op) for op, _ in dynamic):
+                    bail = b.or_(bail, b.icmp_signed(">", self.frm, _const(4)))
+            self.exit_if(bail, leave_at, t)
         if "access" in kinds:
             self.tcdm_base = self.config(L.K_TCDM_BASE)
             self.tcdm_size = self.config(L.K_TCDM_SIZE)
@@ -507,15 +516,11 @@ class _Writer:
         before = self.run.exit_base + 2 * i
         fell_through = self.run.exit_base + 2 * n
         last = i == n - 1
-        back = None
-        if last and op in TX.BRANCH_OPS | {O.OP_JAL, O.OP_JALR}:
-            # an active hardware loop ending at a branch or jump: the loop's business
-            ends = [b.and_(b.icmp_signed("==", self.ld("CS", e), _const(pc)),
-                           b.icmp_signed("!=", self.ld("CS", k), _const(0)))
-                    for k, e in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1))]
-            self.exit_if(b.or_(*ends), before, t)
-        elif last:
-            back = self.back_edge_plan(pc, before, t)
+        # (an active hardware loop ending at the last instruction when it is a branch or
+        # jump, the loop's business, or when the run takes no hardware-loop back edge: the
+        # entry's checks, see ``ends_checked_at_entry``)
+        back = (self.back_edge_plan(pc, before, t)
+                if last and not self.ends_checked_at_entry(rec) else None)
         if op == O.OP_JALR:
             target, unaligned = self.jalr_target(self.value(s1), imm, before, t)
             rdy1 = self.ready(s1) if s1 != 0 else None
@@ -768,6 +773,15 @@ class _Writer:
         self.heads[0].come(self, t, _const(0), loops)
         b.branch(self.heads[0].block)
 
+    def ends_checked_at_entry(self, last: np.ndarray) -> bool:
+        """Does the entry also check for an active hardware loop ending at the run's last
+        instruction (then the loop takes the run over)?  Yes when that instruction is a branch
+        or jump (such a loop is the loop's business) or the run takes no hardware-loop back edge
+        (one the program's set-ups give): else ``back_edge_plan`` takes it.  Nothing but a
+        hardware-loop back edge changes a loop's state while the run runs, so the entry's
+        answer holds on every pass, and a loop body running in one call does not ask again."""
+        return int(last[L.F_OP]) in TX.BRANCH_OPS | {O.OP_JAL, O.OP_JALR} or not self.run.back
+
     def back_edge_plan(self, pc: int, before: int, t: ir.Value):
         """At the run's last instruction, before it executes: the hardware-loop back edge it
         will take, as the loop decides it after the instruction retires (loop 0 first, then
@@ -775,12 +789,6 @@ class _Writer:
         back, the start to go back to).  A start the run has no exit to (not one the program's
         set-ups give) is left to the loop."""
         b = self.b
-        if not self.run.back:
-            ends = [b.and_(b.icmp_signed("==", self.ld("CS", e), _const(pc)),
-                           b.icmp_signed("!=", self.ld("CS", k), _const(0)))
-                    for k, e in ((L.CS_LPC0, L.CS_LPE0), (L.CS_LPC1, L.CS_LPE1))]
-            self.exit_if(b.or_(*ends), before, t)
-            return None
         count0, count1 = self.ld("CS", L.CS_LPC0), self.ld("CS", L.CS_LPC1)
         at0 = b.and_(b.icmp_signed("==", self.ld("CS", L.CS_LPE0), _const(pc)),
                      b.icmp_signed("!=", count0, _const(0)))

@@ -73,6 +73,10 @@ from isasim.jitcache import compiled
 from isasim.semantics import exec_scalar
 
 MAX_RUN = 256          # instructions per run (longer straight code is split; compile time)
+# ``granted``: 0 entered at the run's start or by a chained exit, 1 granted the access it is
+# entered at by a scheduling round, RESUMED granted it after parking there in translated code
+# (the core has executed nothing since it entered the run: its entry checks are not repeated)
+RESUMED = 2
 ARGS = 9               # a run's int64 arguments: PARAMS
 PARAMS = ("start", "t", "granted", "c", "pb", "horizon", "max_cycles", "instret", "CL")
 # their addresses at CL[L_TX_ARRAYS]: the TCDM's first byte, and PCMAP the pcmap entry of its
