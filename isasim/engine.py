@@ -812,7 +812,9 @@ def run_translated(entries, exits, entry, c, t, max_cycles, pb, granted, horizon
     cl_address = CL.ctypes.data
     ic_on = CL[U(L.L_IC_MODE)] != L.ICACHE_IDEAL
     ew = ENTRY_FIELDS * entry
-    if ic_on:
+    # (a core resumed where it parked in the run found its lines resident when it entered it,
+    # and only its own refills change its L0)
+    if ic_on and granted != RESUMED:
         if not icache.resident(CL, c, entries[U(ew + 2)], entries[U(ew + 3)]):
             return -1, 0
         CS[U(cb + L.CS_ILINE)] = -1
