@@ -16,7 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+import tests.engine.test_translate as translate_tests
 from isasim import engine
 from isasim import layout as L
 from isasim.machine import Machine, load_program
@@ -55,3 +57,12 @@ def test_a_csr_written_from_python_clears_the_mark():
         machine.csrs.writers[csrs[name]](2, 4)
         assert _marked(machine, 2) == 0, name
 
+
+
+@pytest.mark.parametrize("name", ["xpulpv2_hwloop", "corev_hwloop", "traps"])
+def test_state_checked_at_entry(name, monkeypatch):
+    """The state checks themselves, which resumed entries skip: the hardware-loop programs and
+    the trap program (the FPU turned off), every run translated, against the loop (the whole
+    ISA sweep is a slow test).  Checked to fail with the checks skipped at every entry."""
+    monkeypatch.setenv("ISASIM_TRANSLATE", "all")
+    translate_tests.test_isa_programs_same_translated(name)
