@@ -1,23 +1,29 @@
-"""Where the compiled engine loop spends its time: `perf` samples mapped onto numba's machine code.
+"""Where the compiled engine spends its time: `perf` samples mapped onto numba's machine code.
 
-numba registers no symbols for its code, so `perf report` shows the whole loop as one anonymous
-address range.  This script samples this very process with `perf record` while it runs a
-workload, reads the machine code of `isasim.engine.run` from its own memory, disassembles it
-with `objdump` and prints where the samples fall: outside the loop (by library), then the
-hottest 64-byte blocks of the loop with their hottest instruction.  That is how the costs the
-README names (reference counting, a call pushing array descriptors, a status scan per switch)
-were found.  Needs Linux `perf` (with permission to sample: perf_event_paranoid <= 2) and
-GNU objdump.
+numba registers no symbols for its code, so `perf report` shows the engine as anonymous address
+ranges.  This script samples this very process with `perf record` while it runs a workload,
+reads the machine code of the engine's two hot functions from its own memory (the loop,
+`isasim.engine.run`, and the switching and scheduling of cores parked in translated code,
+`run_translated_cores`), disassembles it with `objdump` and prints where the samples fall: in
+each of them, in the program's translated code, outside (by library); then the hottest 64-byte
+blocks with their hottest instruction.  That is how the costs docs/engine.md names (reference
+counting, a call pushing array descriptors, a status scan per switch, the scheduling rounds)
+were found.  Needs Linux `perf` (with permission to sample: perf_event_paranoid <= 2) and GNU
+objdump.
+
+The workload is the bench's fp32 matmul on the default path, as a program run before (translated
+at load); ``--interpret`` profiles the interpreted path.
 
 With ``--lines`` the samples are mapped onto the engine's Python source instead: the script runs
-itself again with numba's debug information on (``NUMBA_DEBUGINFO=1``, a fresh cache: one cold
-compile, a minute or two), reads the line table of the machine code numba produced, and prints
-the share of each part of the loop (a function, or a ``# ----`` section of ``run``) and the
-hottest lines.  LLVM charges the reload of a spilled local to the line that assigned it, so
-lines of ``run``'s set-up show up: that is the cost of values the loop cannot keep in registers.
+itself again with numba's debug information on (``NUMBA_DEBUGINFO=1``, a fresh cache, compiled
+in this process, ``ISASIM_COMPILE_IN_PROCESS=1``: one cold compile, a few minutes), reads the
+line table of the machine code numba produced, and prints the share of each part of the engine
+(a function, or a ``# ----`` section of ``run``) and the hottest lines.  LLVM charges the reload
+of a spilled local to the line that assigned it, so lines of a function's set-up show up: that
+is the cost of values it cannot keep in registers.
 
     python bench/profile_engine.py [--cores 8] [--policy round_robin] [--seconds 6] [--top 20]
-                                   [--lines]
+                                   [--interpret] [--lines]
 """
 
 from __future__ import annotations
@@ -44,36 +50,64 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).parent))
 from engine import N, matmul  # noqa: E402  (the bench's own workload)
 
-from isasim.engine import run as engine_loop  # noqa: E402
+from isasim import engine  # noqa: E402
+from isasim.engine import ENTRY_FIELDS  # noqa: E402
 from isasim.machine import Machine  # noqa: E402
 from toolchain.asm import assemble  # noqa: E402
 
-CODE_BYTES = 1 << 18     # the loop with everything numba inlined into it fits in this
+CODE_BYTES = 1 << 18     # a function with everything numba inlined into it fits in this
+TRANSLATED_BYTES = 1 << 16   # past a program's last translated entry, its object code
+# (loaded from numba's cache, run_translated_cores has no code of its own: its code is linked
+# into the loop's, and its samples count there)
+PARTS = (("engine loop (isasim.engine.run, and what is linked into it)", engine.run),
+         ("switching and rounds (isasim.engine.run_translated_cores)",
+          engine.run_translated_cores))
 
 
-def run_address() -> int:
-    """Entry of the compiled `run` (after one run has loaded or compiled it)."""
-    cres = next(iter(engine_loop.overloads.values()))
+def entry_address(dispatcher) -> int | None:
+    """Entry of a compiled engine function (after a run has loaded or compiled it)."""
+    if not dispatcher.overloads:
+        return None
+    cres = next(iter(dispatcher.overloads.values()))
     return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
 
 
-def workload(cores: int, policy: str):
+def workload(cores: int, policy: str, interpret: bool):
+    """``(once, translated)``: one run, returning (simulated instructions, seconds in
+    Machine.run), and the addresses of the program's translated runs (empty when
+    interpreted)."""
     program = assemble(matmul(cores), family="xpulpv2")
     rng = np.random.default_rng(0)
     a = rng.standard_normal(N * N).astype(np.float32)
     b = rng.standard_normal(N * N).astype(np.float32)
+    machines: list[Machine] = []
 
     def once() -> tuple[int, float]:
-        """One run: (simulated instructions, seconds in Machine.run)."""
-        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256)
+        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256,
+                    translate=not interpret)
         m.load(program)
         m.write("A", a)
         m.write("B", b)
+        machines[:] = [m]
         t = time.perf_counter()
         n = int(m.run().instret.sum())
         return n, time.perf_counter() - t
 
-    return once
+    if not interpret:
+        # translated at load, as a program run before on this machine (bench/engine.py)
+        saved = os.environ.get("ISASIM_TRANSLATE")
+        os.environ["ISASIM_TRANSLATE"] = "eager"
+        try:
+            once()
+        finally:
+            if saved is None:
+                del os.environ["ISASIM_TRANSLATE"]
+            else:
+                os.environ["ISASIM_TRANSLATE"] = saved
+    once()
+    entries = machines[0]._translated
+    translated = sorted({int(x) for x in entries[0::ENTRY_FIELDS]}) if entries is not None else []
+    return once, translated
 
 
 def sample(once, seconds: float, data: Path) -> tuple[int, float]:
@@ -108,8 +142,8 @@ def samples(data: Path) -> list[tuple[int, str]]:
 
 
 def disassemble(addr: int, workdir: Path) -> dict[int, str]:
-    """objdump of the loop's machine code, read from this process: {address: instruction}."""
-    blob = workdir / "run.bin"
+    """objdump of a function's machine code, read from this process: {address: instruction}."""
+    blob = workdir / f"{addr:x}.bin"
     blob.write_bytes(ctypes.string_at(addr, CODE_BYTES))
     text = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
                            f"--adjust-vma={addr:#x}", str(blob)], check=True,
@@ -122,13 +156,13 @@ def disassemble(addr: int, workdir: Path) -> dict[int, str]:
     return code
 
 
-def line_table(addr: int, workdir: Path) -> dict[int, tuple[str, int]]:
-    """{address in the loop: (source file, line)}, from the DWARF line table of the object
-    numba compiled ``run`` into (it keeps the object only when it compiled, not when it loaded
-    the cache: hence the fresh cache of ``--lines``)."""
-    cres = next(iter(engine_loop.overloads.values()))
+def line_table(dispatcher, addr: int, workdir: Path) -> dict[int, tuple[str, int]]:
+    """{address in the function: (source file, line)}, from the DWARF line table of the object
+    numba compiled it into (it keeps the object only in the process that compiled it: hence
+    the fresh cache and the compile in this process of ``--lines``)."""
+    cres = next(iter(dispatcher.overloads.values()))
     name = cres.fndesc.llvm_func_name
-    obj = workdir / "run.o"
+    obj = workdir / f"{addr:x}.o"
     obj.write_bytes(cres.library._get_compiled_object())
     symbols = subprocess.run(["nm", str(obj)], check=True, capture_output=True, text=True).stdout
     base = next(int(line.split()[0], 16) for line in symbols.splitlines()
@@ -183,7 +217,7 @@ def print_lines(console: Console, inside: collections.Counter, table: dict, top:
     parts = collections.Counter()
     for (path, line), k in by_line.items():
         parts[part_of(path, line, cache)] += k
-    t = Table(title="the loop's samples by part of the source")
+    t = Table(title="the engine's samples by part of the source")
     for col in ("part", "share"):
         t.add_column(col, justify="right" if col == "share" else "left")
     for part, k in parts.most_common():
@@ -205,12 +239,34 @@ def _library(dso: str) -> str:
     return Path(dso).name or repr(dso)
 
 
+def attribute(rows: list[tuple[int, str]], parts: list[tuple[str, int]],
+              translated: list[int]) -> tuple[dict[str, collections.Counter], collections.Counter]:
+    """The samples in each engine part ({part: Counter(ip)}), and the rest by where they fall:
+    the program's translated code, or a library."""
+    inside: dict[str, collections.Counter] = {name: collections.Counter() for name, _ in parts}
+    outside: collections.Counter = collections.Counter()
+    starts = sorted((addr, name) for name, addr in parts)
+    lo, hi = (translated[0], translated[-1] + TRANSLATED_BYTES) if translated else (0, 0)
+    for ip, dso in rows:
+        # (translated code first: its object may lie within CODE_BYTES of an engine function)
+        part = next((name for addr, name in reversed(starts)
+                     if addr <= ip < addr + CODE_BYTES), None)
+        if lo <= ip < hi:
+            outside["the program's translated code"] += 1
+        elif part is not None:
+            inside[part][ip] += 1
+        else:
+            outside[_library(dso)] += 1
+    return inside, outside
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, default=8)
     ap.add_argument("--policy", default="round_robin", choices=("round_robin", "fifo", "none"))
     ap.add_argument("--seconds", type=float, default=6.0)
     ap.add_argument("--top", type=int, default=20, help="hottest blocks (or lines) to list")
+    ap.add_argument("--interpret", action="store_true", help="profile the interpreted path")
     ap.add_argument("--lines", action="store_true",
                     help="map the samples onto the engine's source lines (a debug-info compile)")
     args = ap.parse_args()
@@ -220,45 +276,55 @@ def main() -> None:
     if args.lines and os.environ.get("NUMBA_DEBUGINFO") != "1":
         with tempfile.TemporaryDirectory() as cache:
             print("compiling the engine with debug information (a cold compile)...", flush=True)
-            env = dict(os.environ, NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=cache)
+            env = dict(os.environ, NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=cache,
+                       ISASIM_COMPILE_IN_PROCESS="1")
             raise SystemExit(subprocess.run([sys.executable, *sys.argv], env=env).returncode)
-    once = workload(args.cores, args.policy)
-    once()                                   # compile or load the cached engine first
-    addr = run_address()
+    once, translated = workload(args.cores, args.policy, args.interpret)
+    parts = [(name, addr) for name, dispatcher in PARTS
+             if (addr := entry_address(dispatcher)) is not None]
+    dispatchers = dict(PARTS)
     with tempfile.TemporaryDirectory() as tmp:
-        table = line_table(addr, Path(tmp)) if args.lines else {}
+        table: dict[int, tuple[str, int]] = {}
+        if args.lines:
+            for name, addr in parts:
+                table.update(line_table(dispatchers[name], addr, Path(tmp)))
         n, busy = sample(once, args.seconds, Path(tmp) / "perf.data")
         rows = samples(Path(tmp) / "perf.data")
-        code = disassemble(addr, Path(tmp))
+        code: dict[int, str] = {}
+        for _, addr in parts:
+            code.update(disassemble(addr, Path(tmp)))
     console = Console()
-    console.print(f"{args.cores} cores, {args.policy}: {n:,} simulated instructions in "
+    path = "interpreted" if args.interpret else "translated at load"
+    console.print(f"{args.cores} cores, {args.policy}, {path}: {n:,} simulated instructions in "
                   f"{busy:.2f} s of Machine.run ({n / busy / 1e6:.1f} MIPS while sampled), "
                   f"{len(rows):,} samples (the rest of the process: loading each run)")
-    inside = collections.Counter(ip for ip, _ in rows if addr <= ip < addr + CODE_BYTES)
-    outside = collections.Counter(_library(dso) for ip, dso in rows
-                                  if not addr <= ip < addr + CODE_BYTES)
+    inside, outside = attribute(rows, parts, translated)
     total = len(rows) or 1
     where = Table(title="where the samples fall")
     for col in ("code", "share"):
         where.add_column(col, justify="right" if col == "share" else "left")
-    where.add_row("engine loop (isasim.engine.run and what numba inlined)",
-                  f"{100 * sum(inside.values()) / total:.1f} %")
+    for name, _ in parts:
+        where.add_row(escape(name), f"{100 * sum(inside[name].values()) / total:.1f} %")
     for dso, k in outside.most_common(6):
         where.add_row(escape(dso), f"{100 * k / total:.1f} %")
     console.print(where)
+    everywhere = sum(inside.values(), collections.Counter())
     if args.lines:
-        print_lines(console, inside, table, args.top)
+        print_lines(console, everywhere, table, args.top)
         return
     blocks = collections.Counter()
-    for ip, k in inside.items():
+    for ip, k in everywhere.items():
         blocks[ip & ~63] += k
-    hot = Table(title=f"hottest 64-byte blocks of the loop (offsets from run at {addr:#x})")
-    for col in ("offset", "share", "hottest instruction", "its share"):
-        hot.add_column(col, justify="left" if col == "hottest instruction" else "right")
+    hot = Table(title="hottest 64-byte blocks of the engine (offsets from each function)")
+    for col in ("function", "offset", "share", "hottest instruction", "its share"):
+        hot.add_column(col, justify="left" if col in ("function", "hottest instruction")
+                       else "right")
     for block, k in blocks.most_common(args.top):
-        ip, kk = max(((i, c) for i, c in inside.items() if i & ~63 == block), key=lambda x: x[1])
-        hot.add_row(f"+{block - addr:#07x}", f"{100 * k / total:.1f} %",
-                    code.get(ip, "?"), f"{100 * kk / total:.1f} %")
+        ip, kk = max(((i, c) for i, c in everywhere.items() if i & ~63 == block),
+                     key=lambda x: x[1])
+        name, addr = max(((nm, a) for nm, a in parts if a <= block), key=lambda x: x[1])
+        hot.add_row(name.split("(")[-1].rstrip(")"), f"+{block - addr:#07x}",
+                    f"{100 * k / total:.1f} %", code.get(ip, "?"), f"{100 * kk / total:.1f} %")
     console.print(hot)
     console.print("An instruction's samples usually land just after what it waits for (a load, "
                   "a mispredicted branch): read the block, not the single line.")

@@ -7,6 +7,10 @@ function's machine code is not yet in numba's on-disk cache, a child process com
 the cache while this process waits in a loop that a Ctrl-C ends at once (the child is killed);
 then this process loads the machine code from the cache.  Where the cache cannot be probed or
 written, or the child fails, the compile happens here, as numba would do it.
+
+``ISASIM_COMPILE_IN_PROCESS=1`` compiles here always: numba keeps a function's object code (and
+its debug information) only in the process that compiled it, which
+``bench/profile_engine.py --lines`` reads.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ def compile_all(functions: Sequence[tuple[CPUDispatcher, object]]) -> None:
     ``POLL_SECONDS`` (if SIGINT raises in this process) and kills the child."""
     todo = [(d, s) for d, s in functions if not _compiled(d, s)]
     apart = [(d, s) for d, s in todo if _cacheable(d) and not _in_cache(d, s)]
-    if apart:
+    if apart and os.environ.get("ISASIM_COMPILE_IN_PROCESS") != "1":
         _compile_in_child(apart)
     for dispatcher, sig in todo:
         dispatcher.compile(sig)      # from the cache the child wrote, or here if it could not
