@@ -63,3 +63,14 @@ def test_ctrl_c_while_waiting_kills_the_child(monkeypatch):
         compile_child.compile_all([(doubled, SIG)])
     assert len(children) == 1 and children[0].returncode is not None   # killed and reaped
     assert SIG not in doubled.overloads
+
+
+def test_compiled_in_process_when_asked(monkeypatch):
+    """``ISASIM_COMPILE_IN_PROCESS=1`` (bench/profile_engine.py --lines): numba keeps the object
+    code, with its debug information, only where it compiled."""
+    monkeypatch.setenv("ISASIM_COMPILE_IN_PROCESS", "1")
+    _forget(doubled)
+    compile_child.compile_all([(doubled, SIG)])
+    assert doubled._cache_misses[SIG] == 1     # compiled here
+    assert doubled.overloads[SIG].library._get_compiled_object()
+    assert doubled(21) == 42
