@@ -470,18 +470,16 @@ class _Writer:
         if "access" in kinds:
             self.tcdm_base = self.config(L.K_TCDM_BASE)
             self.tcdm_size = self.config(L.K_TCDM_SIZE)
-            policy = self.config(L.K_POLICY)
+            policy = int(self.shared.cfg[L.K_POLICY])
             # an access parks past the horizon, or at it where accesses conflict
-            self.park_after = b.sub(self.arg["horizon"], b.zext(
-                b.icmp_signed("!=", policy, _const(L.POLICY_NONE)), I64))
+            self.park_after = b.sub(self.arg["horizon"],
+                                    _const(int(policy != L.POLICY_NONE)))
             # an uncontested access moves the bank's pointer (round robin: past the core)
-            round_robin = b.icmp_signed("==", policy, _const(L.POLICY_ROUND_ROBIN))
-            self.claims = b.or_(round_robin,
-                                b.icmp_signed("==", policy, _const(L.POLICY_RR_ARB_TREE)))
-            self.pointer = b.add(c, b.zext(round_robin, I64))
-            self.banks = b.sub(self.config(L.K_NBANKS), _const(1))
-            lat = b.add(self.config(L.K_LOAD_LAT), _const(1))
-            self.load_rl = b.or_(b.shl(lat, _const(L.RDY_SHIFT)), _const(L.C_LOAD_USE))
+            self.claims = policy in (L.POLICY_ROUND_ROBIN, L.POLICY_RR_ARB_TREE)
+            self.pointer = b.add(c, _const(int(policy == L.POLICY_ROUND_ROBIN)))
+            self.banks = _const(int(self.shared.cfg[L.K_NBANKS]) - 1)
+            self.load_rl = _const((int(self.shared.cfg[L.K_LOAD_LAT]) + 1) << L.RDY_SHIFT
+                                  | L.C_LOAD_USE)
             self.tohost = self.config(L.K_TOHOST)
             self.watch = (self.ld("CL", L.L_WATCH), self.ld("CL", L.L_WATCH + 1))
             self.tcdm = b.inttoptr(self.base["TCDM"], ir.IntType(8).as_pointer())
@@ -638,8 +636,10 @@ class _Writer:
         asked = b.icmp_signed("==", self.granted, _const(0))
         self.exit_if(b.and_(asked, b.icmp_signed(">", issue, self.park_after)), before + 1,
                      issue, lambda: self.st("CS", L.CS_PARK_RES, bank))
-        with b.if_then(b.and_(asked, self.claims)):
-            b.store(self.pointer, b.gep(self.base["CL"], [b.add(bank, _const(L.L_BANK_RR))]))
+        if self.claims:
+            with b.if_then(asked):
+                b.store(self.pointer,
+                        b.gep(self.base["CL"], [b.add(bank, _const(L.L_BANK_RR))]))
         ty = ir.IntType(8 * size)
         at = b.bitcast(b.gep(self.tcdm, [dd]), ty.as_pointer())
         if store:
