@@ -403,6 +403,18 @@ def lowest_set_bit(typingctx, x):
     return x(x), codegen
 
 
+@intrinsic
+def bit_count(typingctx, x):
+    """The number of set bits of an integer (LLVM ctpop: one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @compiled(inline=True)
 def rr_before(x, w, rr, policy):
     """Does requester x come before w in the arbiter's order for pointer rr?
@@ -470,6 +482,91 @@ def charge_all_lost(CS, CAT, PCS, CL, cap, ncores):
     """``charge_lost`` for every core: before the run's figures are read."""
     for i in range(ncores):
         charge_lost(CS, CAT, PCS, CL, cap, i)
+
+
+@compiled(inline=True)
+def waiters_ahead(CS, CL, i, res, w, policy):
+    """How many other cores waiting at TCDM bank ``res`` core i, which lost it to requester w
+    in this round, comes after in the arbiter's order from now on.
+
+    Each of them is served before i: a bank serves one requester a cycle, and a requester that
+    arrives later and wins is ahead of all of them, so under round robin the pointer stops
+    short of them (it moves just past the winner) and under FIFO they stay older.  So i cannot
+    win in the next that many cycles, and ``schedule`` spares it those rounds: on 8 cores that
+    queue at one bank most of a round's work was its losers'.  (rr_arb_tree's order changes
+    with its pointer: its losers retry every cycle.)"""
+    waiting = (CL[U(L.L_BANK_WAIT + res)] | CL[U(L.L_BANK_ASKED + res)]) & 0xFF & ~(1 << i)
+    if w < 8:
+        waiting &= ~(1 << w)
+    if policy == L.POLICY_ROUND_ROBIN:
+        p = w + 1      # the pointer after this round
+        if p <= i:
+            ahead = ((1 << i) - 1) & ~((1 << p) - 1)
+        else:
+            ahead = ~((1 << p) - 1) | ((1 << i) - 1)
+        return bit_count(waiting & ahead)
+    mine = CS[U(i * L.NCS + L.CS_PARK_FIRST)]
+    k = 0
+    while waiting != 0:      # FIFO: older, or as old and of a lower index
+        j = lowest_set_bit(waiting)
+        waiting &= waiting - 1
+        first = CS[U(j * L.NCS + L.CS_PARK_FIRST)]
+        if first < mine or (first == mine and j < i):
+            k += 1
+    return k
+
+
+@compiled(inline=True)
+def charge_waiting(CS, CL, waiting, w):
+    """The cores ``waiting`` at a bank (a bit mask) sit this round out: each loses its cycle to
+    the bank's winner w, as it would have as a loser of the round."""
+    while waiting != 0:
+        j = lowest_set_bit(waiting)
+        waiting &= waiting - 1
+        CS[U(j * L.NCS + L.CS_LOST)] += 1
+        CL[U(L.L_CONF_WIN + j * L.NREQ + w)] += 1
+
+
+@compiled
+def rejoin_waiting(CS, CL):
+    """Put every core that sits out rounds at a bank back to retrying in the next cycle after
+    the last round, as every loser does without the skipping: the state then is what it would
+    be (whoever reads the cores' cycles: the run's end, Python).  Returns whether any was."""
+    any_waiting = False
+    nt = CL[U(L.L_NOW)] + 1
+    for r in range(32):
+        q = CL[U(L.L_BANK_WAIT + r)]
+        if q != 0:
+            any_waiting = True
+            CL[U(L.L_BANK_WAIT + r)] = 0
+            while q != 0:
+                j = lowest_set_bit(q)
+                q &= q - 1
+                CS[U(j * L.NCS + L.CS_NEXT_T)] = nt
+    return any_waiting
+
+
+@compiled(inline=True)
+def earliest(CS, CL, n):
+    """(tmin, later, group): the earliest cycle at which a core or the DMA acts, the earliest
+    after it, and the cores acting at tmin (a bit mask)."""
+    tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
+    later = BIG      # the earliest cycle after tmin at which a core outside the group acts
+    group = 0
+    for i in range(n):
+        # BIG for a running or stopped core (and for a sleeper nothing wakes yet): it joins no
+        # group, since a group at BIG ends the run
+        ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
+        if ti < tmin:
+            if tmin < later:
+                later = tmin
+            tmin = ti
+            group = 1 << i
+        elif ti == tmin:
+            group |= 1 << i
+        elif ti < later:
+            later = ti
+    return tmin, later, group
 
 
 @compiled
@@ -552,22 +649,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     else the event that ends the run.
     """
     n = CFG[U(L.K_NCORES)]
-    tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
-    later = BIG      # the earliest cycle after tmin at which a core outside the group acts
-    group = 0
-    for i in range(n):
-        # BIG for a running or stopped core (and for a sleeper nothing wakes yet): it joins no
-        # group, since a group at BIG ends the run
-        ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
-        if ti < tmin:
-            if tmin < later:
-                later = tmin
-            tmin = ti
-            group = 1 << i
-        elif ti == tmin:
-            group |= 1 << i
-        elif ti < later:
-            later = ti
+    tmin, later, group = earliest(CS, CL, n)
+    if tmin > max_cycles and rejoin_waiting(CS, CL):
+        # the run stops before the next round: with every core where it would be
+        tmin, later, group = earliest(CS, CL, n)
     if tmin >= BIG:
         return finish(CS, CAT, PCS, CL, TR, CFG, code, cap, False)
     if tmin > max_cycles and CFG[U(L.K_PAUSE)] != 0:
@@ -588,6 +673,9 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     policy = CFG[U(L.K_POLICY)]
     nbm = CFG[U(L.K_NBANKS)] - 1
     tracing = CFG[U(L.K_TRACE)] != 0
+    # a bank's losers sit out the rounds they cannot win (waiters_ahead); a traced run logs
+    # each lost cycle in its round instead
+    skipping = (policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_FIFO) and not tracing
     released = 0
     # this round's winner of resource r is L_BANK_WIN[r] - stamp (0..15); an entry below the
     # stamp is an earlier round's, so the table needs no clearing
@@ -665,6 +753,11 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                 CL[U(L.L_BANK_WIN + dbank0)] = stamp + L.DMA_PORT0
                 if dbank1 >= 0:
                     CL[U(L.L_BANK_WIN + dbank1)] = stamp + L.DMA_PORT0 + 1
+                if skipping:
+                    charge_waiting(CS, CL, CL[U(L.L_BANK_WAIT + dbank0)] & ~group, L.DMA_PORT0)
+                    if dbank1 >= 0:
+                        charge_waiting(CS, CL, CL[U(L.L_BANK_WAIT + dbank1)] & ~group,
+                                       L.DMA_PORT0 + 1)
             D.dma_beat_do(tmin, CL, CS, CFG, mem8, pcmap, regions, TR)
             if rr_like:
                 for k in range(2):
@@ -698,6 +791,10 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
                     CL[U(L.L_BANK_ASKED + res)] if w == i else 1 << i)
                 w = i
         if w == i:
+            if skipping and 0 <= res < 32:
+                waiting = CL[U(L.L_BANK_WAIT + res)] & ~(1 << i)
+                CL[U(L.L_BANK_WAIT + res)] = waiting
+                charge_waiting(CS, CL, waiting & ~group, i)
             charge_lost(CS, CAT, PCS, CL, cap, i)
             CS[U(b + L.CS_STATUS)] = L.ST_RUNNING
             CS[U(b + L.CS_NEXT_T)] = BIG
@@ -705,15 +802,19 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
             CS[U(b + L.CS_T)] = tmin
             released |= 1 << i
         else:
-            CS[U(b + L.CS_NEXT_T)] = tmin + 1
+            nt = tmin + 1
             cat = lost_category(res)
             pslot = CS[U(b + L.CS_PARK_SLOT)]
             if res < 32:
                 CS[U(b + L.CS_LOST)] += 1
                 CL[U(L.L_CONF_WIN + i * L.NREQ + w)] += 1
+                if skipping:
+                    nt += waiters_ahead(CS, CL, i, res, w, policy)
+                    CL[U(L.L_BANK_WAIT + res)] |= 1 << i
             else:
                 CAT[U(i * L.NCAT + cat)] += 1
                 PCS[U((i * cap + pslot) * L.NPS + L.PS_STALL + cat)] += 1
+            CS[U(b + L.CS_NEXT_T)] = nt
             if tracing:
                 trace_run(TR, CL, CS, i, tmin, 1, cat, pslot, code[U(pslot * L.NF + L.F_SYM)])
                 if res < 32:
@@ -921,6 +1022,14 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
 # ---------------------------------------------------------------------------------------------
 # the loop
 # ---------------------------------------------------------------------------------------------
+@compiled(inline=True)
+def leave(CS, CL, ev):
+    """The loop returns ``ev`` to Python, with every core that sits out rounds back to retrying
+    (``rejoin_waiting``): between calls the state is the one the rules give."""
+    rejoin_waiting(CS, CL)
+    return ev
+
+
 @compiled
 def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL, OUT, TR,
         max_cycles, translated, exits):
@@ -1009,13 +1118,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 CL[U(L.L_EV_PC)] = ipc
                 CL[U(L.L_EV_CAUSE)] = cause
                 CL[U(L.L_EV_TVAL)] = tval
-                return ev
+                return leave(CS, CL, ev)
             if CS[U(cb + L.CS_STATUS)] != L.ST_RUNNING:
                 may_run &= ~(1 << c)
         first = False
         ev = 0
         if tracing and CL[U(L.L_TRN)] >= tr_limit:
-            return L.EV_TRACE_FULL
+            return leave(CS, CL, L.EV_TRACE_FULL)
         # pick the next running core after c (round robin, for fairness); only the core that
         # ran stops running between rounds, and only a round releases cores
         found = -1
@@ -1030,7 +1139,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, CL, TR, cap, max_cycles,
                 translated, exits, c, may_run, after_round)
             if sev != 0:
-                return sev
+                return leave(CS, CL, sev)
             links_ok = CL[U(L.L_TEXT_DIRTY)] == 0
         while found < 0:
             if may_run != 0:
@@ -1038,11 +1147,11 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             else:
                 # every scheduling round may log records: check before each one
                 if tracing and CL[U(L.L_TRN)] >= tr_limit:
-                    return L.EV_TRACE_FULL
+                    return leave(CS, CL, L.EV_TRACE_FULL)
                 sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
                                regions, max_cycles)
                 if sev != 0:
-                    return sev
+                    return leave(CS, CL, sev)
                 may_run = CL[U(L.L_RELEASED)]
                 after_round = True
                 links_ok = CL[U(L.L_TEXT_DIRTY)] == 0    # a DMA may have written text

@@ -200,6 +200,9 @@ IC_L1_STRIDE = 264
 # past L_RUNS' eight rings), then the SoC peripherals' registers
 L_SOC = 6144
 L_FC_RUNS = L_SOC
+# per TCDM bank: the cores waiting there that sit out the rounds they cannot win (a bit mask,
+# engine.schedule; empty whenever engine.run returns)
+L_BANK_WAIT = 7936
 NCL = 8192
 
 
