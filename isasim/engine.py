@@ -979,8 +979,8 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         cb = found * L.NCS
         pslot = CS[U(cb + L.CS_PARK_SLOT)]
         # (a core granted a resource it did not park at a load for, a DMA's or the event
-        # unit's, has no slot to resume at)
-        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0:
+        # unit's, has no slot to resume at; a SoC's fabric controller runs in the loop)
+        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0 or found >= CFG[U(L.K_NCLUSTER)]:
             return found, may_run, after_round, 0
         entry = code[U(pslot * L.NF + L.F_TX)]
         if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
@@ -1220,8 +1220,10 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
             k = slot * L.NF
             # (translated code does not write the event log)
             # (nor while an FP operation is outstanding: translated code does not wait for it)
+            # (nor for a SoC's fabric controller: it reaches the TCDM over the SoC interconnect,
+            # which translated code's accesses, the cluster cores', do not model)
             if (translated is not None and links_ok and not tracing and code[U(k + L.F_TX)] >= 0
-                    and CS[U(cb + L.CS_FPUBUSY)] <= t):
+                    and CS[U(cb + L.CS_FPUBUSY)] <= t and c < ncluster):
                 e, retired = run_translated(translated, exits, code[U(k + L.F_TX)], c, t,
                                             max_cycles, pb, granted, horizon, instret, CS, CL)
                 if e >= 0:

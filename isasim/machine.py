@@ -248,7 +248,7 @@ class Machine:
         # before in this process or $ISASIM_TRANSLATE asks for it (eager: at load; all: at
         # load, every run, not only those in loops)
         self._untranslated = None
-        if self.translate and not cfg.soc:
+        if self.translate:
             done = (self._translation_key(layout) in _TRANSLATED.get(id(program), {})
                     or self._translated_before())
             if done or os.environ.get("ISASIM_TRANSLATE") in ("eager", "all"):
