@@ -8,7 +8,10 @@ Workloads (plain RV32IM/RV32IMF code, so the reference simulators run the very s
   (c) matmul x8 - the same kernel with the rows split over 8 cores (isasim only: the references
                   model no cluster), with the full timing model, once per conflict policy.
   (d) C matmul  - bench/c/matmul.c, 8 cores, 64x64 int32 and fp32, repeated 20 times, built
-                  by Debian's riscv64-unknown-elf-gcc -O2 (skipped when it is not installed).
+                  by Debian's riscv64-unknown-elf-gcc -O2 (skipped when it is not installed);
+                  and beside GVSoC, the same kind of kernel as a program for GVSoC's pulp-open
+                  (examples/pulp-open/matmul_{int32,fp32}.c), run on isasim's pulp-open-soc
+                  and on GVSoC when ``$ISASIM_GVSOC_DIR`` names a build (bench/gvsoc_runner.py).
 MIPS = simulated instructions / host seconds (best of several runs, the program already loaded).
 isasim runs on both paths: translated (the default: isasim.translate, straight-line code in
 loops compiled per program through LLVM IR, same results; measured as the default path runs a
@@ -375,6 +378,49 @@ def c_matmul_mips(tmp: Path, fp32: bool, repeats: int) -> tuple[int, float, floa
     return n, seconds[0], seconds[1]
 
 
+SOC_PRODUCTS = 20
+
+
+def soc_matmul_mips(fp32: bool, reps: int) -> tuple[int, float, float | None] | None:
+    """(instructions, isasim MIPS, GVSoC MIPS or None when no build is found) of
+    examples/pulp-open/matmul_{int32,fp32}.c, N = 64, on isasim's pulp-open-soc (the default
+    path, as a program run before) and on GVSoC's pulp-open: every core's instructions counted
+    by the program's performance counters, over the wall time, both taken as the difference
+    between a run of 21 products and one of 1, which leaves out each simulator's start-up and
+    the program's set-up.  None when the cross compiler is missing."""
+    from gvsoc_runner import find_gvsoc, run_gvsoc
+    from vs_gvsoc import builder, counted
+
+    from isasim.machine import load_program
+
+    build = builder()
+    if not build.have_gcc():
+        return None
+    home = find_gvsoc()
+    name = "matmul_fp32" if fp32 else "matmul_int32"
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for products in (1, 1 + SOC_PRODUCTS):
+            elf = build.build(name, Path(tmp) / str(products), ("-DN=64",
+                                                                 f"-DREPS={products}"))
+            program = load_program(elf)
+            best = float("inf")
+            for i in range(reps + 1):
+                with run_before(not i):
+                    m = Machine("pulp-open-soc").load(program)
+                t = time.perf_counter()
+                r = m.run()
+                best = min(best, time.perf_counter() - t) if i else best
+            assert r.status == "exited", r.status
+            gvsoc = min((run_gvsoc(home, elf) for _ in range(min(reps, 2))),
+                        key=lambda g: g.wall) if home else None
+            got[products] = (counted(r.stdout)[1], best,
+                             (counted(gvsoc.stdout)[1], gvsoc.wall) if gvsoc else None)
+    (n1, t1, g1), (n2, t2, g2) = got[1], got[1 + SOC_PRODUCTS]
+    g_mips = (g2[0] - g1[0]) / (g2[1] - g1[1]) / 1e6 if g1 and g2 else None
+    return n2 - n1, (n2 - n1) / (t2 - t1) / 1e6, g_mips
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller workloads, fewer repeats")
@@ -428,6 +474,22 @@ def main() -> None:
     console.print(table)
     console.print("Spike times include its start-up (~45 ms); Unicorn runs in-process with no "
                   "hooks and no timing model; isasim runs with the full cluster timing model.")
+    soc = Table(title=f"(d) beside GVSoC: examples/pulp-open matmul, N = 64, {SOC_PRODUCTS} "
+                      "products (the difference of runs of 21 and 1)")
+    for col in ("workload", "instructions", "isasim pulp-open-soc", "GVSoC pulp-open",
+                "speed-up"):
+        soc.add_column(col, justify="right")
+    for fp32 in (False, True):
+        label = f"matmul_{'fp32' if fp32 else 'int32'}, 8 cores"
+        got = soc_matmul_mips(fp32, reps)
+        if got is None:
+            soc.add_row(label, f"{CROSS} not installed", "-", "-", "-")
+            continue
+        n, ours, theirs = got
+        soc.add_row(label, f"{n:,}", f"{ours:.1f}",
+                    f"{theirs:.1f}" if theirs else "no build ($ISASIM_GVSOC_DIR)",
+                    f"{ours / theirs:.1f}x" if theirs else "-")
+    console.print(soc)
     if unicorn_b:
         console.print(f"(c) round robin, translated: {c_rr / unicorn_b:.2f} of Unicorn's (b) "
                       f"MIPS")
