@@ -408,6 +408,13 @@ class Machine:
             self._translated = self._exits = None
             sigint.requested = True
 
+    def _cluster_started(self) -> bool:
+        """Has a cluster core run?  On a SoC only the cluster cores run translated code (the
+        fabric controller stays in the loop, see ``engine.run``): until one of them has started,
+        a translation would be paid for nothing (a program of the FC alone)."""
+        k = self.config.cluster_cores
+        return not self.config.soc or bool(self.CS[L.CS_INSTRET:k * L.NCS:L.NCS].any())
+
     def _apply_translation(self, program: Program, layout: tuple) -> None:
         """Mark the slots translated code is entered at (``F_TX``) and keep its entry table."""
         fpu_shared = self.config.fp_in_loop    # FP operations left to the loop
@@ -558,7 +565,7 @@ class Machine:
                     self.release_held()
                 reached, slice_end = slice_end, -1
                 if (self._untranslated is not None and not sigint.requested
-                        and self._status == "running"):
+                        and self._status == "running" and self._cluster_started()):
                     # a run longer than a slice pays for its translation (which takes from
                     # milliseconds to a second); a short one, a tuner's candidate, is spared it
                     self._translate_mid_run(sigint)

@@ -69,6 +69,29 @@ def test_the_fabric_controller_runs_in_the_loop(monkeypatch):
     assert translated.categories[8][L.C_EXT] == 200 * 3
 
 
+def test_a_program_of_the_fabric_controller_alone_is_not_translated(tmp_path, monkeypatch):
+    """Translated when it outlasts its first slice (short slices here), were a cluster core to
+    run: the FC alone would pay for a translation it cannot use."""
+    monkeypatch.setenv("ISASIM_TRANSLATE_CACHE", str(tmp_path))   # not translated before
+    monkeypatch.setenv("ISASIM_SLICE_CYCLES", "500")
+    program = assemble(FC_TCDM_LOOP, filename="fc_tcdm.s", family="xpulpv2", rvc=False)
+    m = Machine("pulp-open-soc", icache="ideal")
+    m.load(program)
+    assert m.run(1_000_000).status == "exited"
+    assert m._translated is None
+
+
+@needs_gcc[0]
+@needs_gcc[1]
+def test_a_cluster_program_is_translated_once_a_cluster_core_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISASIM_TRANSLATE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("ISASIM_SLICE_CYCLES", "5000")
+    m = Machine("pulp-open-soc").load(builder().build("matmul_int32", tmp_path))
+    assert m._translated is None
+    assert m.run().status == "exited"
+    assert m._translated is not None
+
+
 @needs_gcc[0]
 @needs_gcc[1]
 @pytest.mark.parametrize("name", ["matmul_int32", "matmul_fp32", "fc_loads", "dma", "barrier",
