@@ -474,6 +474,9 @@ def main() -> None:
     console.print(table)
     console.print("Spike times include its start-up (~45 ms); Unicorn runs in-process with no "
                   "hooks and no timing model; isasim runs with the full cluster timing model.")
+    if unicorn_b:
+        console.print(f"(c) round robin, translated: {c_rr / unicorn_b:.2f} of Unicorn's (b) "
+                      f"MIPS")
     soc = Table(title=f"(d) beside GVSoC: examples/pulp-open matmul, N = 64, {SOC_PRODUCTS} "
                       "products (the difference of runs of 21 and 1)")
     for col in ("workload", "instructions", "isasim pulp-open-soc", "GVSoC pulp-open",
@@ -490,9 +493,6 @@ def main() -> None:
                     f"{theirs:.1f}" if theirs else "no build ($ISASIM_GVSOC_DIR)",
                     f"{ours / theirs:.1f}x" if theirs else "-")
     console.print(soc)
-    if unicorn_b:
-        console.print(f"(c) round robin, translated: {c_rr / unicorn_b:.2f} of Unicorn's (b) "
-                      f"MIPS")
     times = Table(title="translation with a cold cache (entries: instructions translated code "
                         "is entered at)")
     for col in ("program", "entries", "seconds", "every run: entries", "seconds"):
