@@ -486,8 +486,8 @@ def charge_all_lost(CS, CAT, PCS, CL, cap, ncores):
 
 @compiled(inline=True)
 def waiters_ahead(CS, CL, i, res, w, policy):
-    """How many other cores waiting at TCDM bank ``res`` core i, which lost it to requester w
-    in this round, comes after in the arbiter's order from now on.
+    """How many of the other cores waiting at TCDM bank ``res`` come before core i, which lost
+    it to requester w in this round, in the arbiter's order from now on.
 
     Each of them is served before i: a bank serves one requester a cycle, and a requester that
     arrives later and wins is ahead of all of them, so under round robin the pointer stops
@@ -495,8 +495,10 @@ def waiters_ahead(CS, CL, i, res, w, policy):
     win in the next that many cycles, and ``schedule`` spares it those rounds: on 8 cores that
     queue at one bank most of a round's work was its losers'.  (rr_arb_tree's order changes
     with its pointer: its losers retry every cycle.)"""
-    waiting = (CL[U(L.L_BANK_WAIT + res)] | CL[U(L.L_BANK_ASKED + res)]) & 0xFF & ~(1 << i)
-    if w < 8:
+    # (the cores are requesters 0..7, the DMA's ports the ones after: DMA_PORT0, ...)
+    cores = (1 << L.DMA_PORT0) - 1
+    waiting = (CL[U(L.L_BANK_WAIT + res)] | CL[U(L.L_BANK_ASKED + res)]) & cores & ~(1 << i)
+    if w < L.DMA_PORT0:
         waiting &= ~(1 << w)
     if policy == L.POLICY_ROUND_ROBIN:
         p = w + 1      # the pointer after this round
