@@ -12,7 +12,9 @@ were found.  Needs Linux `perf` (with permission to sample: perf_event_paranoid 
 objdump.
 
 The workload is the bench's fp32 matmul on the default path, as a program run before (translated
-at load); ``--interpret`` profiles the interpreted path.
+at load); ``--interpret`` profiles the interpreted path, ``--elf`` a program of the user's on
+the ``pulp-open`` preset (with its conflict policy unless ``--policy`` names one), e.g. the C
+matmul of ``bench/engine.py`` built as it builds it.
 
 With ``--lines`` the samples are mapped onto the engine's Python source instead: the script runs
 itself again with numba's debug information on (``NUMBA_DEBUGINFO=1``, a fresh cache, compiled
@@ -23,7 +25,7 @@ of a spilled local to the line that assigned it, so lines of a function's set-up
 is the cost of values it cannot keep in registers.
 
     python bench/profile_engine.py [--cores 8] [--policy round_robin] [--seconds 6] [--top 20]
-                                   [--interpret] [--lines]
+                                   [--interpret] [--lines] [--elf PROGRAM.elf]
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from engine import N, matmul  # noqa: E402  (the bench's own workload)
 
 from isasim import engine  # noqa: E402
 from isasim.engine import ENTRY_FIELDS  # noqa: E402
-from isasim.machine import Machine  # noqa: E402
+from isasim.machine import Machine, load_program  # noqa: E402
 from toolchain.asm import assemble  # noqa: E402
 
 CODE_BYTES = 1 << 18     # a function with everything numba inlined into it fits in this
@@ -72,22 +74,27 @@ def entry_address(dispatcher) -> int | None:
     return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
 
 
-def workload(cores: int, policy: str, interpret: bool):
+def workload(cores: int, policy: str | None, interpret: bool, elf: Path | None):
     """``(once, translated)``: one run, returning (simulated instructions, seconds in
     Machine.run), and the addresses of the program's translated runs (empty when
     interpreted)."""
-    program = assemble(matmul(cores), family="xpulpv2")
-    rng = np.random.default_rng(0)
-    a = rng.standard_normal(N * N).astype(np.float32)
-    b = rng.standard_normal(N * N).astype(np.float32)
+    if elf is not None:
+        program = load_program(elf)
+        options = {} if policy is None else {"conflict_policy": policy}
+    else:
+        program = assemble(matmul(cores), family="xpulpv2")
+        options = {"cores": cores, "conflict_policy": policy or "round_robin"}
+        rng = np.random.default_rng(0)
+        a = rng.standard_normal(N * N).astype(np.float32)
+        b = rng.standard_normal(N * N).astype(np.float32)
     machines: list[Machine] = []
 
     def once() -> tuple[int, float]:
-        m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256,
-                    translate=not interpret)
+        m = Machine("pulp-open", stack_size=256, translate=not interpret, **options)
         m.load(program)
-        m.write("A", a)
-        m.write("B", b)
+        if elf is None:
+            m.write("A", a)
+            m.write("B", b)
         machines[:] = [m]
         t = time.perf_counter()
         n = int(m.run().instret.sum())
@@ -263,13 +270,17 @@ def attribute(rows: list[tuple[int, str]], parts: list[tuple[str, int]],
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, default=8)
-    ap.add_argument("--policy", default="round_robin", choices=("round_robin", "fifo", "none"))
+    ap.add_argument("--policy", choices=("round_robin", "rr_arb_tree", "fifo", "none"),
+                    help="bank arbitration (default: round_robin; with --elf, the preset's)")
     ap.add_argument("--seconds", type=float, default=6.0)
     ap.add_argument("--top", type=int, default=20, help="hottest blocks (or lines) to list")
     ap.add_argument("--interpret", action="store_true", help="profile the interpreted path")
     ap.add_argument("--lines", action="store_true",
                     help="map the samples onto the engine's source lines (a debug-info compile)")
+    ap.add_argument("--elf", type=Path, help="profile this program instead (pulp-open preset)")
     args = ap.parse_args()
+    if args.elf is not None and not args.elf.is_file():
+        raise SystemExit(f"profile_engine: no such file: {args.elf}")
     for tool in ("perf", "objdump", "nm"):
         if shutil.which(tool) is None:
             raise SystemExit(f"profile_engine: needs `{tool}` on PATH")
@@ -279,7 +290,7 @@ def main() -> None:
             env = dict(os.environ, NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=cache,
                        ISASIM_COMPILE_IN_PROCESS="1")
             raise SystemExit(subprocess.run([sys.executable, *sys.argv], env=env).returncode)
-    once, translated = workload(args.cores, args.policy, args.interpret)
+    once, translated = workload(args.cores, args.policy, args.interpret, args.elf)
     parts = [(name, addr) for name, dispatcher in PARTS
              if (addr := entry_address(dispatcher)) is not None]
     dispatchers = dict(PARTS)
@@ -295,7 +306,9 @@ def main() -> None:
             code.update(disassemble(addr, Path(tmp)))
     console = Console()
     path = "interpreted" if args.interpret else "translated at load"
-    console.print(f"{args.cores} cores, {args.policy}, {path}: {n:,} simulated instructions in "
+    what = (f"{args.elf.name}, {args.policy or 'the preset policy'}" if args.elf is not None
+            else f"{args.cores} cores, {args.policy or 'round_robin'}")
+    console.print(f"{what}, {path}: {n:,} simulated instructions in "
                   f"{busy:.2f} s of Machine.run ({n / busy / 1e6:.1f} MIPS while sampled), "
                   f"{len(rows):,} samples (the rest of the process: loading each run)")
     inside, outside = attribute(rows, parts, translated)
