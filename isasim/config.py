@@ -145,7 +145,7 @@ class ClusterConfig:
             if not lo <= value <= hi:
                 raise ConfigError(f"{name} = {value} is out of range: it must be "
                                   f"{_span(lo, hi)}")
-        if self.cores > 8 + self.soc or (self.soc and self.cores < 2):
+        if self.cores > L.MAX_CORES - 1 + self.soc or (self.soc and self.cores < 2):
             raise ConfigError(f"cores = {self.cores} is out of range: it must be "
                               + ("2..9 (1..8 cluster cores and the fabric controller)"
                                  if self.soc else "1..8"))

@@ -555,7 +555,12 @@ def earliest(CS, CL, n):
     tmin = CL[U(D.DMA_NEXT_T)] if CL[U(D.DMA_COUNT)] > 0 else BIG
     later = BIG      # the earliest cycle after tmin at which a core outside the group acts
     group = 0
-    for i in range(n):
+    # (over MAX_CORES, stopping at n: with a constant trip count LLVM unrolls the loop, so each
+    # core's comparisons are branches of their own, which the host predicts far better than
+    # one branch taken for every core; the same in horizon_of and alone_at)
+    for i in range(L.MAX_CORES):
+        if i >= n:
+            break
         # BIG for a running or stopped core (and for a sleeper nothing wakes yet): it joins no
         # group, since a group at BIG ends the run
         ti = CS[U(i * L.NCS + L.CS_NEXT_T)]
@@ -643,12 +648,15 @@ def pad_to(CS, CAT, PCS, CL, TR, CFG, code, cap, end, waits):
 
 
 @compiled(inline=True)
-def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles):
+def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions, max_cycles,
+             tracing):
     """Advance global time to the next parked access, wake-up or DMA beat and arbitrate.
 
     One pass finds the earliest cycle and the set of cores acting in it (a bit mask); only
     those are then woken, arbitrated and granted.  Returns 0 when some core can run again,
-    else the event that ends the run.
+    else the event that ends the run.  ``tracing``: the run logs events (``K_TRACE``; a
+    constant False where translated code runs, which is never traced, so that the
+    scheduler compiled there holds no tracing work).
     """
     n = CFG[U(L.K_NCORES)]
     tmin, later, group = earliest(CS, CL, n)
@@ -674,7 +682,6 @@ def schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
     CL[U(L.L_NOW)] = tmin
     policy = CFG[U(L.K_POLICY)]
     nbm = CFG[U(L.K_NBANKS)] - 1
-    tracing = CFG[U(L.K_TRACE)] != 0
     # a bank's losers sit out the rounds they cannot win (waiters_ahead); a traced run logs
     # each lost cycle in its round instead
     skipping = (policy == L.POLICY_ROUND_ROBIN or policy == L.POLICY_FIFO) and not tracing
@@ -852,7 +859,9 @@ def horizon_of(CS, CL, c, t, ncores, after_round, policy):
         # the one core the round just released: the round found its horizon
         horizon = CL[U(L.L_ROUND_HORIZON)]
     elif ncores > 1:
-        for i in range(ncores):
+        for i in range(L.MAX_CORES):
+            if i >= ncores:
+                break
             if i == c:
                 continue
             if CS[U(i * L.NCS + L.CS_STATUS)] == L.ST_RUNNING:
@@ -883,7 +892,9 @@ def alone_at(CS, CL, c, h, bank, ncores, policy):
     if CL[U(D.DMA_COUNT)] > 0 and CL[U(D.DMA_NEXT_T)] <= h + (1 if policy == L.POLICY_NONE
                                                               else 0):
         return False
-    for i in range(ncores):
+    for i in range(L.MAX_CORES):
+        if i >= ncores:
+            break
         if i == c:
             continue
         b = i * L.NCS
@@ -968,7 +979,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
     while True:
         if may_run == 0:
             sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap, regions,
-                           max_cycles)
+                           max_cycles, False)
             if sev != 0:
                 return -1, may_run, after_round, sev
             may_run = CL[U(L.L_RELEASED)]
@@ -1151,7 +1162,7 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                 if tracing and CL[U(L.L_TRN)] >= tr_limit:
                     return leave(CS, CL, L.EV_TRACE_FULL)
                 sev = schedule(CS, CAT, PCS, CFG, CL, TR, R, RDY, code, cap, mem8, pcmap,
-                               regions, max_cycles)
+                               regions, max_cycles, tracing)
                 if sev != 0:
                     return leave(CS, CL, sev)
                 may_run = CL[U(L.L_RELEASED)]

@@ -104,6 +104,7 @@ CS_ILINE = 97       # the 16-byte line the last fetch checked resident in L0 (-1
 CS_EXT_LAT, CS_EXT_ST_LAT = 100, 101
 CS_TX_PARKED = 102  # 1: parked by translated code at its current park (engine.park clears it)
 NCS = 112
+MAX_CORES = 9       # 8 cluster cores and a SoC's fabric controller (config.Config checks it)
 # pending CSR access handled in Python (CS_CSR_PEND)
 CSR_NONE, CSR_DONE, CSR_ILLEGAL = 0, 1, 2
 
