@@ -73,6 +73,7 @@ def test_a_program_of_the_fabric_controller_alone_is_not_translated(tmp_path, mo
     """Translated when it outlasts its first slice (short slices here), were a cluster core to
     run: the FC alone would pay for a translation it cannot use."""
     monkeypatch.setenv("ISASIM_TRANSLATE_CACHE", str(tmp_path))   # not translated before
+    monkeypatch.delenv("ISASIM_TRANSLATE", raising=False)            # the default policy
     monkeypatch.setenv("ISASIM_SLICE_CYCLES", "500")
     program = assemble(FC_TCDM_LOOP, filename="fc_tcdm.s", family="xpulpv2", rvc=False)
     m = Machine("pulp-open-soc", icache="ideal")
@@ -85,6 +86,7 @@ def test_a_program_of_the_fabric_controller_alone_is_not_translated(tmp_path, mo
 @needs_gcc[1]
 def test_a_cluster_program_is_translated_once_a_cluster_core_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("ISASIM_TRANSLATE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("ISASIM_TRANSLATE", raising=False)            # the default policy
     monkeypatch.setenv("ISASIM_SLICE_CYCLES", "5000")
     m = Machine("pulp-open-soc").load(builder().build("matmul_int32", tmp_path))
     assert m._translated is None
