@@ -975,6 +975,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
     loop's state, and a non-zero event when a round ended the run.
     """
     ncores = CFG[U(L.K_NCORES)]
+    ncluster = CFG[U(L.K_NCLUSTER)]
     policy = CFG[U(L.K_POLICY)]
     while True:
         if may_run == 0:
@@ -993,7 +994,7 @@ def run_translated_cores(code, pcmap, mem8, regions, R, RDY, CS, CAT, PCS, CFG, 
         pslot = CS[U(cb + L.CS_PARK_SLOT)]
         # (a core granted a resource it did not park at a load for, a DMA's or the event
         # unit's, has no slot to resume at; a SoC's fabric controller runs in the loop)
-        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0 or found >= CFG[U(L.K_NCLUSTER)]:
+        if CS[U(cb + L.CS_GRANTED)] == 0 or pslot < 0 or found >= ncluster:
             return found, may_run, after_round, 0
         entry = code[U(pslot * L.NF + L.F_TX)]
         if entry < 0 or CS[U(cb + L.CS_FPUBUSY)] > CS[U(cb + L.CS_T)]:
