@@ -166,6 +166,7 @@ def matmul(cores: int) -> str:
     finish:{join}
         bnez s0, park
     """) + EXIT + textwrap.dedent("""
+        .text
     park:
         li a7, 93
         li a0, 0

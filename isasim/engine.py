@@ -1638,6 +1638,13 @@ def run(code, pcmap, mem8, mem16, mem32, regions, R, RDY, CS, CAT, PCS, CFG, CL,
                     ev = L.EV_EBREAK
                     tval = 0
                     break
+                if sev == L.EV_ECALL and R[U(rb + 17)] == L.SYS_EXIT:
+                    # exit(a0): the core halts here, as a simulated device's exit register
+                    # halts it, rather than in Python (a run of 8 cores made 7 such returns)
+                    CS[U(cb + L.CS_STATUS)] = L.ST_HALTED
+                    CS[U(cb + L.CS_EXIT)] = R[U(rb + 10)] & M32
+                    CS[U(cb + L.CS_MISC)] = s + 1
+                    sev = -1
                 if sev != 0:
                     ev = sev
                 if npc != pc + ln:

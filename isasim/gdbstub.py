@@ -224,9 +224,7 @@ class GdbServer:
     def end_reply(self) -> str:
         m = self.m
         if m._status == "exited":
-            order = sorted(range(self.ncores), key=lambda c: (m._exit_time[c], c))
-            code = next((m._exit_codes[c] for c in order if m._exit_codes[c]), 0) or 0
-            return f"W{code & 0xFF:02x}"
+            return f"W{m.exit_code() & 0xFF:02x}"
         fault = m._fault
         if fault is not None and m._status == "fault":
             signal = SIGILL if "illegal" in fault.kind else (

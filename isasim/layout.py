@@ -224,6 +224,9 @@ TR_RUN, TR_BAR_ARRIVE, TR_BAR_RELEASE, TR_DMA_START, TR_DMA_END, TR_CONFLICT = r
 # events that make the compiled loop return to Python
 (EV_NONE, EV_DONE, EV_MAX_CYCLES, EV_DECODE, EV_FAULT, EV_ECALL, EV_EBREAK, EV_TOHOST,
  EV_TRACE_FULL, EV_DEADLOCK, EV_OUT_FULL, EV_CSR, EV_WATCH, EV_PAUSE) = range(14)
+# the exit system call's number (a7) of an ``ecall`` the host serves: the loop halts the core
+# itself (no return to Python), the other calls are ``isasim.hostcalls``'
+SYS_EXIT = 93
 
 # trap causes (mcause) and the fault kinds reported when no handler is installed
 CAUSE_FETCH_MISALIGNED = 0

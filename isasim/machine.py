@@ -1074,6 +1074,20 @@ class Machine:
         out[:k, n:] = won[:k, L.DMA_PORT0:L.DMA_PORT0 + 2]
         return out
 
+    def exit_code(self) -> int:
+        """The run's exit code: the first non-zero one in the order the cores exited.
+
+        Exits inside the loop (``exit`` by ``ecall``, a simulated device's exit register) leave
+        their code and time in the core's state: they are collected here."""
+        for c in range(self.config.cores):
+            b = c * L.NCS
+            if self.CS[b + L.CS_STATUS] == L.ST_HALTED and self._exit_codes[c] is None \
+                    and self.CS[b + L.CS_MISC]:
+                self._exit_codes[c] = int(self.CS[b + L.CS_EXIT])
+                self._exit_time[c] = int(self.CS[b + L.CS_MISC])
+        order = sorted(range(self.config.cores), key=lambda c: (self._exit_time[c], c))
+        return next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0) or 0
+
     def _result(self) -> RunResult:
         cfg = self.config
         n = cfg.cores
@@ -1091,15 +1105,7 @@ class Machine:
                            dtype=np.int64)
         cats = self.CAT.reshape(n, L.NCAT).copy()
         cats[:, L.C_INSTR] = instret
-        # device exits (simdev) happen inside the loop: collect their codes and times
-        for c in range(n):
-            b = c * L.NCS
-            if self.CS[b + L.CS_STATUS] == L.ST_HALTED and self._exit_codes[c] is None \
-                    and self.CS[b + L.CS_MISC]:
-                self._exit_codes[c] = int(self.CS[b + L.CS_EXIT])
-                self._exit_time[c] = int(self.CS[b + L.CS_MISC])
-        order = sorted(range(n), key=lambda c: (self._exit_time[c], c))
-        exit_code = next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0)
+        exit_code = self.exit_code()
         perf = self.perf_counters()
         warnings = list(self._warnings)
         flags = int(np.bitwise_or.reduce(self.CS[L.CS_WARN::L.NCS]))
@@ -1110,7 +1116,7 @@ class Machine:
             warnings.append("a CORE-V hardware loop has fewer than 3 instructions in its body "
                             "(the CV32E40P manual requires at least 3)")
         return RunResult(
-            status=self._status, exit_code=int(exit_code) if exit_code is not None else 0,
+            status=self._status, exit_code=exit_code,
             exit_codes=list(self._exit_codes), cycles=cycles, instret=instret,
             categories=cats,
             profile_pc=np.array(self.slot_pc, dtype=np.int64)[ran],

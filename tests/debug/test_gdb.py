@@ -230,3 +230,37 @@ def test_gdb_serves_localhost_only(tmp_path, capsys):
     assert main(["run", str(src), "--gdb", ":notaport"]) == 2
     assert main(["run", str(src), "--gdb", ":0", "--log-commits", "x.log"]) == 2
     assert "cannot be combined" in capsys.readouterr().err
+
+
+# core 1 exits with 5 by the simulated device's exit register, core 0 later with 0 by ecall
+# (both halt in the loop): GDB is told the run's code, the first non-zero one
+EXITS = """    .text
+    .globl _start
+_start:
+    csrr t0, mhartid
+    andi t0, t0, 31
+    beqz t0, 1f
+    li t0, 0x1a110004        # the simulator device: exit
+    li t1, 5
+    sw t1, 0(t0)
+1:  li t1, 50
+2:  addi t1, t1, -1
+    bnez t1, 2b
+    li a7, 93
+    li a0, 0
+    ecall
+"""
+
+
+def test_exit_code_reaches_gdb(tmp_path):
+    src = tmp_path / "exits.s"
+    src.write_text(EXITS)
+    server = isasim("run", str(src), "--cores", "2", "--quiet", "--gdb", "localhost:0")
+    try:
+        c = Client(gdb_port(server))
+        assert c.ask("vCont;c") == "W05"
+        c.sock.close()
+        assert server.wait(20) == 5
+    finally:
+        server.kill()
+        server.wait()
