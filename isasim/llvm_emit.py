@@ -422,6 +422,11 @@ class _Writer:
                                     [b.mul(index, _const(stride))])
         self.ret, self.exc = b.alloca(I64), b.alloca(I64.as_pointer())
         self.out = b.alloca(I64, 2)
+        fp = any(op in TX.FP_OPS for op in ops)
+        # fflags, accrued by the run's FP operations (only the run writes it while it runs): in
+        # the entry block, like every alloca, so that LLVM keeps it in a register (an alloca
+        # after the first branch is a dynamic one, made again at every call)
+        self.fflags = b.alloca(I64) if fp else None
         # the return block: the core's cycle to CS_T; the exit, and in its high half the
         # instructions the back edges taken inside the function retired
         self.exit_block = self.fn.append_basic_block("leave")
@@ -441,10 +446,7 @@ class _Writer:
         leave_at = b.add(_const(run.exit_base), b.shl(start, _const(1)))
         self.exit_if(b.icmp_signed(">", b.add(t, _const(n)), self.arg["max_cycles"]), leave_at,
                      t)
-        fp = any(op in TX.FP_OPS for op in ops)
         if fp:
-            # fflags, accrued by the run's FP operations (only the run writes it while it runs)
-            self.fflags = b.alloca(I64)
             b.store(self.ld("CS", L.CS_FFLAGS), self.fflags)
             self.frm = self.ld("CS", L.CS_FRM)
         with b.if_then(b.icmp_signed("!=", self.arg["granted"], _const(TX.RESUMED))):
