@@ -38,6 +38,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -184,20 +185,27 @@ FILL_SECONDS = 0.5     # a short workload's repeats add up to about this much ..
 MAX_REPEATS = 60       # ... in at most this many runs
 
 
-def repeats_for(seconds: float, repeats: int) -> int:
-    """How often to repeat a run that took ``seconds``: at least ``repeats`` times, more for a
-    short one (up to FILL_SECONDS of runs, at most MAX_REPEATS)."""
-    return max(repeats, min(MAX_REPEATS, int(FILL_SECONDS / max(seconds, 1e-6))))
+def best_seconds(timed: Callable[[int], float], repeats: int, warm_up: bool = False) -> float:
+    """The best of ``timed(i)`` (the seconds of run i) over at least ``repeats`` runs, more for
+    a short one: up to FILL_SECONDS of runs, at most MAX_REPEATS.  ``warm_up``: one run more
+    first, not counted (it pays the numba cache load and the translation)."""
+    first = 1 if warm_up else 0
+    if warm_up:
+        timed(0)
+    best = timed(first)
+    runs = max(repeats, min(MAX_REPEATS, int(FILL_SECONDS / max(best, 1e-6))))
+    for i in range(first + 1, first + runs):
+        best = min(best, timed(i))
+    return best
 
 
 def isasim_mips(source: str, cores: int, policy: str, repeats: int, data: bool,
                 translate: bool = True) -> tuple[int, float]:
     program = assemble(source, family="xpulpv2")
-    best = float("inf")
     n = 0
-    runs = repeats + 1      # the first run pays the numba cache load (and translation)
-    i = 0
-    while i < runs:
+
+    def timed(i: int) -> float:
+        nonlocal n
         with run_before(translate and i == 0):
             m = Machine("pulp-open", cores=cores, conflict_policy=policy, stack_size=256,
                         translate=translate)
@@ -211,11 +219,9 @@ def isasim_mips(source: str, cores: int, policy: str, repeats: int, data: bool,
         dt = time.perf_counter() - t
         r.check_invariant()
         n = int(r.instret.sum())
-        if i:
-            best = min(best, dt)
-        if i == 1:
-            runs = 1 + repeats_for(dt, repeats)
-        i += 1
+        return dt
+
+    best = best_seconds(timed, repeats, warm_up=True)
     return n, best
 
 
@@ -246,10 +252,8 @@ def unicorn_seconds(source: str, repeats: int) -> float | None:
         return None
     program = assemble(source, family="none")
     done = program.symbol("done")
-    best = float("inf")
-    runs = repeats
-    i = 0
-    while i < runs:
+
+    def timed(_: int) -> float:
         uc = unicorn.Uc(unicorn.UC_ARCH_RISCV, unicorn.UC_MODE_RISCV32)
         for seg in program.segments():
             lo = seg.addr & ~0xFFF
@@ -260,12 +264,9 @@ def unicorn_seconds(source: str, repeats: int) -> float | None:
         uc.reg_write(rc.UC_RISCV_REG_MSTATUS, 0x6000)     # FS = dirty: FP enabled
         t = time.perf_counter()
         uc.emu_start(program.entry, done)
-        dt = time.perf_counter() - t
-        best = min(best, dt)
-        if i == 0:
-            runs = repeats_for(dt, repeats)
-        i += 1
-    return best
+        return time.perf_counter() - t
+
+    return best_seconds(timed, repeats)
 
 
 def spike_seconds(source: str, repeats: int, workdir: Path) -> float | None:

@@ -1086,7 +1086,7 @@ class Machine:
                 self._exit_codes[c] = int(self.CS[b + L.CS_EXIT])
                 self._exit_time[c] = int(self.CS[b + L.CS_MISC])
         order = sorted(range(self.config.cores), key=lambda c: (self._exit_time[c], c))
-        return next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0) or 0
+        return next((self._exit_codes[c] for c in order if self._exit_codes[c]), 0)
 
     def _result(self) -> RunResult:
         cfg = self.config
